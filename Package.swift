@@ -1,0 +1,60 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Stockroom",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "stockroom", targets: ["stockroom"]),
+        .library(name: "SQLiteCore", targets: ["SQLiteCore"]),
+        .library(name: "StockroomMigrations", targets: ["StockroomMigrations"]),
+        .library(name: "Inventory", targets: ["Inventory"]),
+        .library(name: "StockroomStore", targets: ["StockroomStore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // The system's libsqlite3 (Debian: libsqlite3-dev). No vendored SQLite, no wrapper package.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        // Connections, prepared statements, transactions and errors: SQLite and nothing else.
+        .target(name: "SQLiteCore", dependencies: ["CSQLite"]),
+        // Versioned SQL files from the top-level Migrations/ folder, embedded at build time.
+        .target(
+            name: "StockroomMigrations",
+            dependencies: ["SQLiteCore"],
+            plugins: ["EmbedMigrations"]
+        ),
+        // The domain: items, statuses, drafts and how they read. Knows nothing of SQLite.
+        .target(name: "Inventory"),
+        // Repositories that map the domain onto tagged columns.
+        .target(name: "StockroomStore", dependencies: ["SQLiteCore", "StockroomMigrations", "Inventory"]),
+        // The command-line front: thin over the store.
+        .executableTarget(
+            name: "stockroom",
+            dependencies: [
+                "StockroomStore",
+                "Inventory",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Build-time tool and plugin that turn Migrations/*.sql into Swift source.
+        .executableTarget(name: "EmbedMigrationsTool", path: "Sources/EmbedMigrationsTool"),
+        .plugin(
+            name: "EmbedMigrations",
+            capability: .buildTool(),
+            dependencies: ["EmbedMigrationsTool"]
+        ),
+
+        .testTarget(name: "SQLiteCoreTests", dependencies: ["SQLiteCore", "CSQLite"]),
+        .testTarget(name: "MigrationsTests", dependencies: ["StockroomMigrations", "SQLiteCore"]),
+        .testTarget(name: "InventoryTests", dependencies: ["Inventory"]),
+        .testTarget(name: "StoreTests", dependencies: ["StockroomStore", "Inventory", "SQLiteCore"]),
+        .testTarget(name: "CLITests", dependencies: ["stockroom", "StockroomStore", "Inventory", "SQLiteCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

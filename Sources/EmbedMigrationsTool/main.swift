@@ -1,0 +1,54 @@
+// Build-time tool run by the EmbedMigrations plugin:
+//   EmbedMigrationsTool OUTPUT.swift FILE.sql...
+// Writes a Swift file holding each migration's file name and exact text.
+import Foundation
+
+func swiftStringLiteral(_ text: String) -> String {
+    var literal = "\""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\\": literal += "\\\\"
+        case "\"": literal += "\\\""
+        case "\n": literal += "\\n"
+        case "\r": literal += "\\r"
+        case "\t": literal += "\\t"
+        case _ where scalar.value < 0x20 || scalar.value > 0x7E:
+            literal += "\\u{\(String(scalar.value, radix: 16))}"
+        default: literal.unicodeScalars.append(scalar)
+        }
+    }
+    return literal + "\""
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+guard let outputPath = arguments.first else {
+    FileHandle.standardError.write(Data("usage: EmbedMigrationsTool OUTPUT.swift FILE.sql...\n".utf8))
+    exit(64)
+}
+var source = """
+// Generated at build time by EmbedMigrationsTool from the package's Migrations/ folder.
+// Do not edit: change the .sql files instead.
+
+extension EmbeddedMigrations {
+    static let files: [EmbeddedMigrationFile] = [
+
+"""
+for path in arguments.dropFirst().sorted() {
+    let url = URL(fileURLWithPath: path)
+    guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+        FileHandle.standardError.write(Data("error: cannot read migration \(path) as UTF-8\n".utf8))
+        exit(65)
+    }
+    source += "        EmbeddedMigrationFile(fileName: \(swiftStringLiteral(url.lastPathComponent)), sql: \(swiftStringLiteral(text))),\n"
+}
+source += "    ]\n}\n"
+
+let existing = FileManager.default.contents(atPath: outputPath).flatMap { String(data: $0, encoding: .utf8) }
+if existing != source {
+    do {
+        try source.write(toFile: outputPath, atomically: true, encoding: .utf8)
+    } catch {
+        FileHandle.standardError.write(Data("error: cannot write \(outputPath): \(error)\n".utf8))
+        exit(74)
+    }
+}

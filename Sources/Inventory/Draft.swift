@@ -1,0 +1,87 @@
+import Foundation
+
+/// An item being entered, not yet part of the inventory. A draft is edited, then either saved
+/// (it becomes an item) or cancelled (it is gone).
+public enum Draft: Hashable, Sendable {
+    /// A new item entered from scratch.
+    case adding(Item)
+    /// A copy of an existing item under a new id; `sourceItemID` is the item it was copied from.
+    /// The source may be deleted meanwhile: the duplicate still saves.
+    case duplicating(Item, sourceItemID: UUID)
+
+    /// A fresh draft: empty name, no colour, in stock with quantity 1.
+    public static func newItem(id: UUID = UUID.version7()) -> Draft {
+        .adding(Item(id: id, name: "", color: nil, status: .inStock(quantity: 1)))
+    }
+
+    /// A duplicate of `source`: same name, colour and status, under a new id.
+    public static func duplicate(of source: Item, newID: UUID = UUID.version7()) -> Draft {
+        .duplicating(Item(id: newID, name: source.name, color: source.color, status: source.status), sourceItemID: source.id)
+    }
+
+    /// The item the draft holds, whichever case it is.
+    public var item: Item {
+        get {
+            switch self {
+            case .adding(let item), .duplicating(let item, _): item
+            }
+        }
+        set {
+            switch self {
+            case .adding: self = .adding(newValue)
+            case .duplicating(_, let source): self = .duplicating(newValue, sourceItemID: source)
+            }
+        }
+    }
+
+    /// The item a duplicate was copied from; nil for `adding`.
+    public var sourceItemID: UUID? {
+        if case .duplicating(_, let source) = self { return source }
+        return nil
+    }
+
+    /// The draft with `edit` applied. The name may be left empty while editing.
+    public func applying(_ edit: ItemEdit) throws -> Draft {
+        var draft = self
+        draft.item = try edit.applied(to: item)
+        return draft
+    }
+
+    /// The item this draft becomes when saved.
+    ///
+    /// - Throws: ``InventoryError/blankName`` while the name is empty or blank.
+    public func itemToSave() throws -> Item {
+        try item.validate()
+        return item
+    }
+}
+
+/// A draft together with its own id, as kept while several drafts are open at once.
+public struct IdentifiedDraft: Identifiable, Hashable, Sendable {
+    /// The draft's id (not the id of the item it will become).
+    public let id: UUID
+    /// The draft.
+    public var draft: Draft
+
+    /// Pairs a draft with its id.
+    public init(id: UUID = UUID.version7(), draft: Draft) {
+        self.id = id
+        self.draft = draft
+    }
+}
+
+extension IdentifiedDraft: Encodable {
+    private enum CodingKeys: String, CodingKey { case id, `case`, sourceItemId, item }
+
+    /// Encodes as `{"id":"…","case":"adding","sourceItemId":null,"item":{…}}`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id.lowercasedString, forKey: .id)
+        switch draft {
+        case .adding: try container.encode("adding", forKey: .case)
+        case .duplicating: try container.encode("duplicating", forKey: .case)
+        }
+        try container.encode(draft.sourceItemID?.lowercasedString, forKey: .sourceItemId)
+        try container.encode(draft.item, forKey: .item)
+    }
+}

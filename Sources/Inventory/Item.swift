@@ -1,0 +1,62 @@
+import Foundation
+
+/// An item of the inventory.
+public struct Item: Identifiable, Hashable, Sendable {
+    /// The item's identity, stable for its whole life.
+    public let id: UUID
+    /// What the item is called; never blank once it is in the inventory.
+    public var name: String
+    /// The item's colour, or nil when it has none.
+    public var color: Color?
+    /// Whether, and how many, are in stock.
+    public var status: Status
+
+    /// Creates an item. Use ``validate()`` (or a repository, which does) before storing it.
+    public init(id: UUID = UUID.version7(), name: String, color: Color? = nil, status: Status = .inStock(quantity: 1)) {
+        self.id = id
+        self.name = name
+        self.color = color
+        self.status = status
+    }
+
+    /// Checks the rules of an item in the inventory: a name that is not blank, a valid status.
+    ///
+    /// - Throws: ``InventoryError/blankName`` or ``InventoryError/invalidQuantity(_:)``.
+    public func validate() throws {
+        if Item.isBlank(name) { throw InventoryError.blankName }
+        try status.validate()
+    }
+
+    /// True when `name` is empty or only whitespace.
+    public static func isBlank(_ name: String) -> Bool {
+        name.allSatisfy { $0.isWhitespace }
+    }
+}
+
+extension Item: Codable {
+    private enum CodingKeys: String, CodingKey { case id, name, color, status }
+
+    /// Encodes as `{"id":"…","name":"Keyboard","color":"blue","status":{…}}`, with a
+    /// lowercase id and `null` for no colour.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id.lowercasedString, forKey: .id)
+        try container.encode(name, forKey: .name)
+        try container.encode(color, forKey: .color)
+        try container.encode(status, forKey: .status)
+    }
+
+    /// Decodes the form written by ``encode(to:)``.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let idText = try container.decode(String.self, forKey: .id)
+        guard let id = UUID(uuidString: idText) else {
+            throw DecodingError.dataCorruptedError(forKey: .id, in: container, debugDescription: "not a UUID: \(idText)")
+        }
+        self.init(
+            id: id,
+            name: try container.decode(String.self, forKey: .name),
+            color: try container.decodeIfPresent(Color.self, forKey: .color),
+            status: try container.decode(Status.self, forKey: .status))
+    }
+}

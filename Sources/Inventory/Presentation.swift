@@ -1,0 +1,98 @@
+/// How the inventory reads to a person. Pure functions of the model: no terminal, no database.
+public enum Presentation {
+    /// "In stock: 100", "Out of stock" or "Out of stock: on back order".
+    public static func text(for status: Status) -> String {
+        switch status {
+        case .inStock(let quantity): "In stock: \(quantity)"
+        case .outOfStock(isOnBackOrder: false): "Out of stock"
+        case .outOfStock(isOnBackOrder: true): "Out of stock: on back order"
+        }
+    }
+
+    /// The colour's name, or "-" when the item has none.
+    public static func text(for color: Color?) -> String {
+        color?.rawValue ?? "-"
+    }
+
+    /// The name as shown: a draft's empty name reads "(no name)" rather than vanishing.
+    public static func displayName(_ name: String) -> String {
+        Item.isBlank(name) ? "(no name)" : name
+    }
+
+    /// One item on one line: `Keyboard  blue  In stock: 100`.
+    public static func row(for item: Item) -> String {
+        [displayName(item.name), text(for: item.color), text(for: item.status)].joined(separator: "  ")
+    }
+
+    /// Items as an aligned table with a header row: id, name, colour, status.
+    public static func table(for items: [Item]) -> [String] {
+        alignedTable(
+            header: ["ID", "NAME", "COLOR", "STATUS"],
+            rows: items.map { [$0.id.lowercasedString, displayName($0.name), text(for: $0.color), text(for: $0.status)] })
+    }
+
+    /// Drafts as an aligned table with a header row.
+    public static func table(for drafts: [IdentifiedDraft]) -> [String] {
+        alignedTable(
+            header: ["DRAFT", "KIND", "NAME", "COLOR", "STATUS"],
+            rows: drafts.map { entry in
+                let item = entry.draft.item
+                return [entry.id.lowercasedString, kindText(for: entry.draft), displayName(item.name),
+                        text(for: item.color), text(for: item.status)]
+            })
+    }
+
+    /// "adding" or "duplicating".
+    public static func kindText(for draft: Draft) -> String {
+        switch draft {
+        case .adding: "adding"
+        case .duplicating: "duplicating"
+        }
+    }
+
+    /// An item's full details, one field per line.
+    public static func details(for item: Item) -> [String] {
+        fieldLines([
+            ("id", item.id.lowercasedString),
+            ("name", displayName(item.name)),
+            ("colour", text(for: item.color)),
+            ("status", text(for: item.status)),
+        ])
+    }
+
+    /// A draft's full details, one field per line; "item id" is the id the item gets when saved.
+    public static func details(for entry: IdentifiedDraft) -> [String] {
+        let item = entry.draft.item
+        let kind: String
+        switch entry.draft {
+        case .adding: kind = "adding a new item"
+        case .duplicating(_, let source): kind = "duplicating item \(source.lowercasedString)"
+        }
+        return fieldLines([
+            ("draft", entry.id.lowercasedString),
+            ("kind", kind),
+            ("item id", item.id.lowercasedString),
+            ("name", displayName(item.name)),
+            ("colour", text(for: item.color)),
+            ("status", text(for: item.status)),
+        ])
+    }
+
+    private static func fieldLines(_ fields: [(String, String)]) -> [String] {
+        let width = (fields.map(\.0.count).max() ?? 0) + 2
+        return fields.map { key, value in
+            key + ":" + String(repeating: " ", count: width - key.count - 1) + value
+        }
+    }
+
+    /// Pads each column to its widest cell, two spaces between columns, no trailing spaces.
+    public static func alignedTable(header: [String], rows: [[String]]) -> [String] {
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        return all.map { cells in
+            cells.enumerated().map { column, cell in
+                column == cells.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
+            }.joined(separator: "  ")
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+extension UUID {
+    /// A new time-ordered UUID (version 7, RFC 9562): 48 bits of Unix milliseconds, then random
+    /// bits. Ids made one after another sort together, so inserts append to the end of a B-tree
+    /// index instead of touching random pages.
+    public static func version7(now: Date = Date()) -> UUID {
+        var generator = SystemRandomNumberGenerator()
+        let milliseconds = UInt64(max(0, now.timeIntervalSince1970 * 1000))
+        let random = generator.next() as UInt64
+        let random2 = generator.next() as UInt64
+        var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &bytes) { raw in
+            for index in 0..<6 { raw[index] = UInt8(truncatingIfNeeded: milliseconds >> UInt64(40 - index * 8)) }
+            for index in 6..<16 { raw[index] = UInt8(truncatingIfNeeded: (index < 14 ? random : random2) >> UInt64((index % 8) * 8)) }
+            raw[6] = 0x70 | (raw[6] & 0x0F)   // version 7
+            raw[8] = 0x80 | (raw[8] & 0x3F)   // RFC 9562 variant
+        }
+        return UUID(uuid: bytes)
+    }
+
+    /// The canonical lowercase text form, e.g. `0193a1f2-…`, as stored in the database.
+    public var lowercasedString: String {
+        let digits: StaticString = "0123456789abcdef"
+        return withUnsafeBytes(of: uuid) { raw in
+            String(unsafeUninitializedCapacity: 36) { buffer in
+                digits.withUTF8Buffer { hex in
+                    var out = 0
+                    for index in 0..<16 {
+                        if index == 4 || index == 6 || index == 8 || index == 10 {
+                            buffer[out] = UInt8(ascii: "-"); out += 1
+                        }
+                        buffer[out] = hex[Int(raw[index] >> 4)]
+                        buffer[out + 1] = hex[Int(raw[index] & 0x0F)]
+                        out += 2
+                    }
+                }
+                return 36
+            }
+        }
+    }
+
+    /// Parses the canonical 36-character text form (either letter case) from UTF-8 bytes,
+    /// without building a `String` first. Returns nil for anything else.
+    public init?(canonicalUTF8 text: UnsafeBufferPointer<UInt8>) {
+        guard text.count == 36 else { return nil }
+        var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let ok = withUnsafeMutableBytes(of: &bytes) { raw -> Bool in
+            var input = 0
+            for index in 0..<16 {
+                if index == 4 || index == 6 || index == 8 || index == 10 {
+                    guard text[input] == UInt8(ascii: "-") else { return false }
+                    input += 1
+                }
+                guard let high = UUID.hexValue(text[input]), let low = UUID.hexValue(text[input + 1]) else { return false }
+                raw[index] = high << 4 | low
+                input += 2
+            }
+            return true
+        }
+        guard ok else { return nil }
+        self.init(uuid: bytes)
+    }
+
+    @inline(__always)
+    private static func hexValue(_ character: UInt8) -> UInt8? {
+        switch character {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): character &- UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): character &- UInt8(ascii: "a") &+ 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): character &- UInt8(ascii: "A") &+ 10
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,202 @@
+import CSQLite
+import Foundation
+
+/// One connection to a SQLite database file.
+///
+/// A `Database` is used from one thread at a time (it is not `Sendable`). Opening it read-write
+/// configures the file for safe concurrent use by several processes:
+/// - WAL journal, so readers never block the writer and the writer never blocks readers;
+/// - `synchronous=FULL`, so a commit that returned is durable even across power loss
+///   (WAL with `NORMAL` only survives application crashes);
+/// - `foreign_keys=ON`;
+/// - a busy timeout, so a connection waits for another process's write lock instead of failing.
+public final class Database {
+    /// How to open the file.
+    public enum OpenMode: Sendable {
+        /// Open for reading and writing, creating the file when it does not exist.
+        case readWriteCreate
+        /// Open for reading and writing; fail when the file does not exist.
+        case readWrite
+        /// Open for reading only; fail when the file does not exist.
+        case readOnly
+    }
+
+    /// Connection settings applied when the database is opened.
+    public struct Configuration: Sendable {
+        /// How long, in milliseconds, to wait for a lock held by another connection before failing
+        /// with `SQLITE_BUSY`.
+        public var busyTimeoutMilliseconds: Int32
+        /// Whether foreign-key constraints are enforced.
+        public var foreignKeys: Bool
+
+        /// The defaults: a 5 second busy timeout and enforced foreign keys.
+        public init(busyTimeoutMilliseconds: Int32 = 5_000, foreignKeys: Bool = true) {
+            self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+            self.foreignKeys = foreignKeys
+        }
+    }
+
+    /// The path the connection was opened with.
+    public let path: String
+    /// Whether the connection was opened read-only.
+    public let isReadOnly: Bool
+    let handle: OpaquePointer
+    private var statementCache: [String: Statement] = [:]
+
+    /// Opens (and, with `.readWriteCreate`, creates) the database at `path`.
+    ///
+    /// - Throws: ``SQLiteError`` when the file cannot be opened, is not a database, or cannot be
+    ///   configured (for example `SQLITE_NOTADB` for a text file, `SQLITE_CANTOPEN` for a missing
+    ///   directory).
+    public init(path: String, mode: OpenMode = .readWriteCreate, configuration: Configuration = Configuration()) throws {
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        switch mode {
+        case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .readWrite: flags |= SQLITE_OPEN_READWRITE
+        case .readOnly: flags |= SQLITE_OPEN_READONLY
+        }
+        var connection: OpaquePointer?
+        let code = sqlite3_open_v2(path, &connection, flags, nil)
+        guard code == SQLITE_OK, let connection else {
+            let error = SQLiteError(connection: connection, code: code)
+            sqlite3_close_v2(connection)
+            throw SQLiteError(extendedCode: error.extendedCode, message: "\(error.message): \(path)")
+        }
+        self.handle = connection
+        self.path = path
+        self.isReadOnly = mode == .readOnly
+        sqlite3_extended_result_codes(connection, 1)
+        sqlite3_busy_timeout(connection, configuration.busyTimeoutMilliseconds)
+        do {
+            if !isReadOnly {
+                // Reading the header here also surfaces SQLITE_NOTADB before any real work.
+                try execute("PRAGMA journal_mode = WAL")
+                try execute("PRAGMA synchronous = FULL")
+            } else {
+                try execute("SELECT count(*) FROM sqlite_schema")
+            }
+            try execute("PRAGMA foreign_keys = \(configuration.foreignKeys ? "ON" : "OFF")")
+        } catch {
+            statementCache.removeAll()
+            sqlite3_close_v2(connection)
+            throw error
+        }
+    }
+
+    deinit {
+        statementCache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// The version of the SQLite library in use, e.g. "3.40.1".
+    public static var libraryVersion: String { String(cString: sqlite3_libversion()) }
+
+    // MARK: Statements
+
+    /// Compiles one SQL statement. Prefer ``cachedStatement(_:)`` for SQL that runs repeatedly.
+    public func prepare(_ sql: String) throws -> Statement {
+        try Statement(database: self, sql: sql)
+    }
+
+    /// Returns a compiled statement for `sql`, compiling it only the first time.
+    ///
+    /// The statement is reset and its bindings cleared before it is returned. Callers must
+    /// `reset()` it when they stop stepping before the end (``withStatement(_:_:)`` does this).
+    @inline(__always)
+    public func cachedStatement(_ sql: String) throws -> Statement {
+        if let statement = statementCache[sql] {
+            statement.reset()
+            return statement
+        }
+        let statement = try Statement(database: self, sql: sql)
+        statementCache[sql] = statement
+        return statement
+    }
+
+    /// Runs `body` with the cached statement for `sql`, and resets it afterwards so it never
+    /// holds a read snapshot open.
+    @inline(__always)
+    public func withStatement<T>(_ sql: String, _ body: (Statement) throws -> T) throws -> T {
+        let statement = try cachedStatement(sql)
+        defer { statement.reset() }
+        return try body(statement)
+    }
+
+    /// Runs every statement in `sql` in order (a script separated by semicolons).
+    ///
+    /// - Throws: ``SQLiteError`` whose `sql` is the single statement that failed.
+    public func execute(_ sql: String) throws {
+        try forEachStatement(in: sql) { statement in try statement.run() }
+    }
+
+    /// Compiles the statements of a script one at a time and hands each to `body`, so that a
+    /// failure can be attributed to the exact statement. Each statement is compiled only after
+    /// the previous one ran, so later statements may refer to tables created by earlier ones.
+    public func forEachStatement(in script: String, _ body: (Statement) throws -> Void) throws {
+        var utf8 = Array(script.utf8CString)
+        try utf8.withUnsafeMutableBufferPointer { buffer in
+            guard var cursor = UnsafePointer(buffer.baseAddress) else { return }
+            let end = cursor + buffer.count - 1
+            while cursor < end {
+                var compiled: OpaquePointer?
+                var tail: UnsafePointer<CChar>?
+                let code = sqlite3_prepare_v2(handle, cursor, Int32(end - cursor), &compiled, &tail)
+                let text = Statement.text(from: cursor, to: tail ?? end)
+                guard code == SQLITE_OK else {
+                    throw SQLiteError(connection: handle, code: code, sql: text.trimmingWhitespace())
+                }
+                guard let tail else { sqlite3_finalize(compiled); return }
+                defer { cursor = tail }
+                guard let compiled else { continue } // whitespace or a comment
+                let statement = Statement(database: self, sql: text.trimmingWhitespace(), compiled: compiled)
+                try body(statement)
+            }
+        }
+    }
+
+    // MARK: State
+
+    /// The number of rows changed by the most recent INSERT, UPDATE or DELETE.
+    public var changes: Int { Int(sqlite3_changes64(handle)) }
+
+    /// True when no transaction is open.
+    public var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
+
+    /// A handle that can stop this connection's running statement from any thread.
+    public var interrupter: Interrupter { Interrupter(handle: handle) }
+
+    /// Stops the statement running on a connection; safe to use from another thread.
+    public struct Interrupter: @unchecked Sendable {
+        // sqlite3_interrupt is documented as safe to call from any thread while the
+        // connection is open, which is what makes this handle Sendable.
+        let handle: OpaquePointer
+
+        /// Makes the running statement fail with `SQLITE_INTERRUPT` at its next check.
+        public func interrupt() { sqlite3_interrupt(handle) }
+    }
+
+    /// The raw `sqlite3*` handle, for features the core does not wrap (the backup API, limits).
+    public var rawHandle: OpaquePointer { handle }
+}
+
+extension Statement {
+    convenience init(database: Database, sql: String, compiled: OpaquePointer) {
+        self.init(unchecked: database, sql: sql, handle: compiled)
+    }
+
+    static func text(from start: UnsafePointer<CChar>, to end: UnsafePointer<CChar>) -> String {
+        let count = end - start
+        return start.withMemoryRebound(to: UInt8.self, capacity: count) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self)
+        }
+    }
+}
+
+extension String {
+    func trimmingWhitespace() -> String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        return String(scalars[first...last])
+    }
+}

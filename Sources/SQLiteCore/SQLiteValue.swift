@@ -1,0 +1,26 @@
+import Foundation
+/// A value as SQLite stores it: one of its five storage classes.
+///
+/// Used where types are only known at run time (ad-hoc queries, error arguments). Repositories
+/// bind and read typed values directly and never box them.
+public enum SQLiteValue: Sendable, Equatable, CustomDebugStringConvertible {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob([UInt8])
+
+    /// How the value reads in an error message: SQL literal syntax.
+    public var debugDescription: String {
+        switch self {
+        case .null: "NULL"
+        case .integer(let value): String(value)
+        case .real(let value): String(value)
+        case .text(let value): "'" + value.replacingOccurrences(of: "'", with: "''") + "'"
+        case .blob(let bytes): "x'" + bytes.map { byte in
+            let hex = String(byte, radix: 16)
+            return byte < 16 ? "0" + hex : hex
+        }.joined() + "'"
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import CSQLite
+import Foundation
+
+extension Database {
+    /// Runs `body` in a write transaction and commits it, or rolls back when `body` throws.
+    ///
+    /// The transaction begins `IMMEDIATE`: it takes the write lock up front, waiting up to the
+    /// busy timeout for it. A deferred transaction that reads first and writes later can fail
+    /// with `SQLITE_BUSY` at the write without ever consulting the busy handler (its snapshot
+    /// is stale), which is how "database is locked" escapes a timeout.
+    ///
+    /// - Throws: whatever `body` throws, or ``SQLiteError``. A COMMIT that fails with an I/O
+    ///   error throws an error whose `isCommitOutcomeUnknown` is true.
+    public func writeTransaction<T>(_ body: () throws -> T) throws -> T {
+        try withStatement("BEGIN IMMEDIATE") { try $0.run() }
+        return try finishTransaction(body)
+    }
+
+    /// Runs `body` in a deferred (read) transaction, so several queries see one snapshot.
+    public func readTransaction<T>(_ body: () throws -> T) throws -> T {
+        try withStatement("BEGIN DEFERRED") { try $0.run() }
+        return try finishTransaction(body)
+    }
+
+    /// Runs `body` inside a savepoint nested in the current transaction (or as its own
+    /// transaction when none is open). The savepoint is rolled back when `body` throws.
+    public func savepoint<T>(_ name: String = "stockroom", _ body: () throws -> T) throws -> T {
+        let quoted = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        try execute("SAVEPOINT \(quoted)")
+        do {
+            let result = try body()
+            try execute("RELEASE \(quoted)")
+            return result
+        } catch {
+            if !isAutocommit {
+                try? execute("ROLLBACK TO \(quoted)")
+                try? execute("RELEASE \(quoted)")
+            }
+            throw error
+        }
+    }
+
+    private func finishTransaction<T>(_ body: () throws -> T) throws -> T {
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            rollbackIfNeeded()
+            throw error
+        }
+        do {
+            try withStatement("COMMIT") { try $0.run() }
+        } catch let error as SQLiteError {
+            rollbackIfNeeded()
+            if error.primaryCode == SQLITE_IOERR {
+                throw SQLiteError(extendedCode: error.extendedCode, message: error.message, sql: error.sql,
+                                  expandedSQL: error.expandedSQL, isCommitOutcomeUnknown: true)
+            }
+            throw error
+        }
+        return result
+    }
+
+    private func rollbackIfNeeded() {
+        // SQLite may already have rolled back on its own (after SQLITE_FULL or SQLITE_IOERR).
+        if !isAutocommit { try? withStatement("ROLLBACK") { try $0.run() } }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// An ordered set of migrations with unique versions.
+public struct MigrationSet: Sendable {
+    /// The migrations in ascending version order.
+    public let migrations: [Migration]
+
+    /// Builds a set, sorting by version.
+    ///
+    /// - Throws: ``MigrationError/duplicateVersion(_:_:_:)`` when two files share a version.
+    public init(_ migrations: [Migration]) throws {
+        let sorted = migrations.sorted { $0.version < $1.version }
+        for (previous, next) in zip(sorted, sorted.dropFirst()) where previous.version == next.version {
+            throw MigrationError.duplicateVersion(previous.version, previous.fileName, next.fileName)
+        }
+        self.migrations = sorted
+    }
+
+    /// Reads every `*.sql` file of a folder (used by tests and tools; the product uses ``embedded``).
+    public init(directory: URL) throws {
+        let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
+            .filter { $0.pathExtension == "sql" && $0.lastPathComponent != "schema.sql" }
+        try self.init(files.map { url in
+            let data = try Data(contentsOf: url)
+            return try Migration(fileName: url.lastPathComponent, sql: String(decoding: data, as: UTF8.self))
+        })
+    }
+
+    /// The migrations compiled into this binary from the package's `Migrations/` folder.
+    public static let embedded: MigrationSet = {
+        do {
+            return try MigrationSet(EmbeddedMigrations.files.map { try Migration(fileName: $0.fileName, sql: $0.sql) })
+        } catch {
+            // The build embeds Migrations/ verbatim and a test loads it, so a bad file name
+            // cannot reach a shipped binary.
+            fatalError("Embedded migrations are invalid: \(error)")
+        }
+    }()
+
+    /// The highest version, or 0 for an empty set.
+    public var latestVersion: Int { migrations.last?.version ?? 0 }
+
+    /// The migration with `version`, if known.
+    public func migration(version: Int) -> Migration? {
+        migrations.first { $0.version == version }
+    }
+}
+
+/// A migration file as embedded at build time.
+struct EmbeddedMigrationFile: Sendable {
+    let fileName: String
+    let sql: String
+}
+
+/// Namespace for the files generated from `Migrations/` by the EmbedMigrations build plugin.
+enum EmbeddedMigrations {}

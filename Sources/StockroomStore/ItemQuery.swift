@@ -1,0 +1,76 @@
+import Inventory
+import SQLiteCore
+
+/// Which items to list, and which page of them. Results are ordered by name, then id.
+public struct ItemQuery: Sendable, Equatable {
+    /// A filter on the status case.
+    public enum StatusFilter: Sendable, Equatable {
+        /// Only `inStock`.
+        case inStock
+        /// Only `outOfStock`, on back order or not.
+        case outOfStock
+        /// Only `outOfStock(isOnBackOrder: true)`.
+        case onBackOrder
+    }
+
+    /// Keep only items with this status case.
+    public var status: StatusFilter?
+    /// Keep only items with this colour.
+    public var color: Color?
+    /// Keep only items whose name contains this text, ignoring ASCII letter case.
+    public var nameContains: String?
+    /// Keep only items whose name starts with this text (exact letter case; uses the index).
+    public var namePrefix: String?
+    /// At most this many items.
+    public var limit: Int?
+    /// Skip this many items first.
+    public var offset: Int
+
+    /// Creates a query; with no arguments it matches every item.
+    public init(status: StatusFilter? = nil, color: Color? = nil, nameContains: String? = nil,
+                namePrefix: String? = nil, limit: Int? = nil, offset: Int = 0) {
+        self.status = status
+        self.color = color
+        self.nameContains = nameContains
+        self.namePrefix = namePrefix
+        self.limit = limit
+        self.offset = offset
+    }
+
+    /// The SQL condition and its arguments, in parameter order.
+    func whereClause() -> (sql: String, bind: (Statement) throws -> Int) {
+        var conditions: [String] = []
+        switch status {
+        case .inStock: conditions.append("status = 'in_stock'")
+        case .outOfStock: conditions.append("status = 'out_of_stock'")
+        case .onBackOrder: conditions.append("status = 'out_of_stock' AND is_on_back_order = 1")
+        case nil: break
+        }
+        if color != nil { conditions.append("color = ?") }
+        if nameContains != nil { conditions.append("name LIKE ? ESCAPE '\\'") }
+        // A half-open range on the index instead of LIKE, which cannot use a BINARY index.
+        if namePrefix != nil { conditions.append("name >= ? AND name < ? || char(1114111)") }
+        let sql = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        let query = self
+        return (sql, { statement in
+            var index = 0
+            if let color = query.color { try ColorColumn.bind(color, to: statement, at: index); index += 1 }
+            if let text = query.nameContains { try statement.bind("%" + ItemQuery.escapeLike(text) + "%", at: index); index += 1 }
+            if let prefix = query.namePrefix {
+                try statement.bind(prefix, at: index)
+                try statement.bind(prefix, at: index + 1)
+                index += 2
+            }
+            return index
+        })
+    }
+
+    static func escapeLike(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return escaped
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+/// A request the store could not carry out. None of these change the database.
+public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kind of record an id names.
+    public enum Record: String, Sendable {
+        case item, draft
+    }
+
+    /// No item or draft has this id (or id prefix).
+    case notFound(Record, String)
+    /// The id prefix matches more than one record.
+    case ambiguousID(Record, String, matches: [String])
+    /// The text is not an id or an id prefix of at least ``IDPrefix/minimumLength`` characters.
+    case malformedID(Record, String)
+    /// A row's columns do not form a valid case of the domain's enums.
+    case undecodableRow(table: String, id: String, reason: String)
+
+    /// One line for the user.
+    public var description: String {
+        switch self {
+        case .notFound(let record, let id):
+            "no \(record.rawValue) with id '\(id)'"
+        case .ambiguousID(let record, let prefix, let matches):
+            "id prefix '\(prefix)' matches more than one \(record.rawValue) (\(matches.joined(separator: ", "))…); type more characters"
+        case .malformedID(let record, let text):
+            "'\(text)' is not a valid \(record.rawValue) id: give a UUID or a prefix of at least \(IDPrefix.minimumLength) of its characters (0-9, a-f, -)"
+        case .undecodableRow(let table, let id, let reason):
+            "row \(id) of table \(table) does not decode: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import ArgumentParser
+import Inventory
+
+/// `stockroom draft add`: opens a draft for a new item.
+struct AddDraft: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Start a draft for a new item and print the draft's id.",
+        discussion: "The draft starts with an empty name, no colour and quantity 1; options set fields now."
+    )
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Option(help: ArgumentHelp("The item's name (may stay empty until saving).", valueName: "name"))
+    var name: String?
+
+    @Option(help: ArgumentHelp("The item's colour.", valueName: "color"))
+    var color: Color?
+
+    @OptionGroup var status: StatusOptions
+
+    func run() throws {
+        let edit = ItemEdit(name: name, color: color.map { .set($0) }, status: status.status)
+        let entry = try database.openStore().drafts.startAdding(edit)
+        Output.line(entry.id.lowercasedString)
+    }
+}

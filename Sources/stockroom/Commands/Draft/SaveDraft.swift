@@ -1,0 +1,23 @@
+import ArgumentParser
+
+/// `stockroom draft save`: turns a draft into an item.
+struct SaveDraft: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "save",
+        abstract: "Save a draft as a new item and print the item's id.",
+        discussion: "The item is inserted and the draft deleted in one transaction. A blank name is refused (exit 65) and the draft kept."
+    )
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Argument(help: ArgumentHelp("The draft's id or id prefix.", valueName: "draft-id"))
+    var draftID: String
+
+    func run() throws {
+        let store = try database.openStore()
+        let item = try store.write {
+            try store.drafts.save(id: try store.drafts.resolveID(draftID))
+        }
+        Output.line(item.id.lowercasedString)
+    }
+}

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+/// `stockroom items …`: the inventory itself.
+struct ItemsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "items",
+        abstract: "Add, list, show, update and delete items.",
+        subcommands: [AddItem.self, ListItems.self, ShowItem.self, UpdateItem.self, DeleteItem.self]
+    )
+}

@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// `stockroom migrate …`: the schema's versions.
+struct MigrateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate",
+        abstract: "Inspect and apply schema migrations.",
+        discussion: "Other commands apply pending migrations on their own; these show and control them.",
+        subcommands: [MigrationStatus.self, MigrateUp.self]
+    )
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+import Foundation
+import StockroomStore
+
+/// Where the database is and how long to wait for other writers: shared by every command.
+struct DatabaseOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "The database file. Default: $STOCKROOM_DB, else ${XDG_DATA_HOME:-~/.local/share}/stockroom/stockroom.sqlite.",
+        valueName: "path"))
+    var db: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Seconds to wait while another process holds the write lock before giving up with exit code 75.",
+        valueName: "seconds"))
+    var busyTimeout: Double = 5
+
+    func validate() throws {
+        guard busyTimeout >= 0, busyTimeout <= 3600 else {
+            throw ValidationError("--busy-timeout must be between 0 and 3600 seconds")
+        }
+        if let db, db.isEmpty { throw ValidationError("--db must not be empty") }
+    }
+
+    /// The path chosen by --db, $STOCKROOM_DB, or the XDG default, in that order.
+    func resolvedPath() -> String {
+        if let db { return db }
+        let environment = ProcessInfo.processInfo.environment
+        if let path = environment["STOCKROOM_DB"], !path.isEmpty { return path }
+        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
+        return dataHome + "/stockroom/stockroom.sqlite"
+    }
+
+    var busyTimeoutMilliseconds: Int32 { Int32((busyTimeout * 1000).rounded()) }
+
+    /// Opens the store, creating the default folder when the default location is used.
+    func openStore() throws -> InventoryStore {
+        let path = resolvedPath()
+        if db == nil, ProcessInfo.processInfo.environment["STOCKROOM_DB"]?.isEmpty ?? true {
+            try? FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        }
+        return try InventoryStore(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+    }
+}

@@ -1,0 +1,60 @@
+import ArgumentParser
+import Inventory
+
+extension Color: ExpressibleByArgument {}
+
+/// `--quantity N | --out-of-stock [--back-order]`: the status of an item or draft.
+struct StatusOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("In stock with this many (at least 1).", valueName: "n"))
+    var quantity: Int?
+
+    @Flag(help: "Out of stock.")
+    var outOfStock = false
+
+    @Flag(help: "Out of stock and on back order (with --out-of-stock).")
+    var backOrder = false
+
+    func validate() throws {
+        if quantity != nil && outOfStock {
+            throw ValidationError("--quantity and --out-of-stock cannot be used together")
+        }
+        if backOrder && !outOfStock {
+            throw ValidationError("--back-order needs --out-of-stock")
+        }
+        if let quantity, quantity < Status.minimumQuantity {
+            throw ValidationError("--quantity must be at least \(Status.minimumQuantity); for none in stock use --out-of-stock")
+        }
+    }
+
+    /// The status asked for, or nil when no status option was given.
+    var status: Status? {
+        if outOfStock { return .outOfStock(isOnBackOrder: backOrder) }
+        if let quantity { return .inStock(quantity: quantity) }
+        return nil
+    }
+}
+
+/// `--color C | --no-color`: changing an existing item's or draft's colour.
+struct ColorChangeOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Set the colour.", valueName: "color"))
+    var color: Color?
+
+    @Flag(help: "Remove the colour.")
+    var noColor = false
+
+    func validate() throws {
+        if color != nil && noColor { throw ValidationError("--color and --no-color cannot be used together") }
+    }
+
+    var change: ItemEdit.ColorChange? {
+        if noColor { return .remove }
+        return color.map { .set($0) }
+    }
+}
+
+enum NameRule {
+    /// An item in the inventory always has a name; refuse a blank one on the command line.
+    static func requireNotBlank(_ name: String?, flag: String = "--name") throws {
+        if let name, Item.isBlank(name) { throw ValidationError("\(flag) must not be empty or blank") }
+    }
+}

@@ -1,0 +1,22 @@
+import ArgumentParser
+
+/// The `stockroom` command: an inventory kept in a local SQLite file.
+struct Stockroom: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stockroom",
+        abstract: "Keep an inventory of items in a local SQLite file.",
+        discussion: """
+            The database is the file named by --db, else $STOCKROOM_DB, else
+            ${XDG_DATA_HOME:-$HOME/.local/share}/stockroom/stockroom.sqlite. The first command
+            run against a new file creates it and applies the schema.
+
+            Exit codes: 0 success; 64 bad command line (unknown or conflicting flags, malformed or
+            ambiguous id, invalid value); 65 data that breaks a rule (saving a draft with a blank
+            name, a row that does not decode, a database whose migrations cannot be trusted);
+            66 item or draft not found; 74 the file is not a SQLite database, is corrupt, or cannot
+            be opened or written; 75 the database stayed busy past the timeout. Errors are one
+            line on stderr, starting with "error:".
+            """,
+        subcommands: [ItemsCommand.self, DraftCommand.self, MigrateCommand.self]
+    )
+}
