@@ -50,11 +50,13 @@ let package = Package(
             dependencies: ["EmbedMigrationsTool"]
         ),
 
-        .testTarget(name: "SQLiteCoreTests", dependencies: ["SQLiteCore", "CSQLite"]),
-        .testTarget(name: "MigrationsTests", dependencies: ["StockroomMigrations", "SQLiteCore"]),
-        .testTarget(name: "InventoryTests", dependencies: ["Inventory"]),
-        .testTarget(name: "StoreTests", dependencies: ["StockroomStore", "Inventory", "SQLiteCore"]),
-        .testTarget(name: "CLITests", dependencies: ["stockroom", "StockroomStore", "Inventory", "SQLiteCore"]),
+        // Shared test helpers: temporary folders and running real processes.
+        .target(name: "StockroomTestSupport", path: "Tests/Support"),
+        .testTarget(name: "SQLiteCoreTests", dependencies: ["StockroomTestSupport", "SQLiteCore", "CSQLite"]),
+        .testTarget(name: "MigrationsTests", dependencies: ["StockroomTestSupport", "StockroomMigrations", "SQLiteCore"]),
+        .testTarget(name: "InventoryTests", dependencies: ["StockroomTestSupport", "Inventory"]),
+        .testTarget(name: "StoreTests", dependencies: ["StockroomTestSupport", "StockroomStore", "Inventory", "SQLiteCore"]),
+        .testTarget(name: "CLITests", dependencies: ["StockroomTestSupport", "stockroom", "StockroomStore", "Inventory", "SQLiteCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

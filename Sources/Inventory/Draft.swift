@@ -69,19 +69,3 @@ public struct IdentifiedDraft: Identifiable, Hashable, Sendable {
         self.draft = draft
     }
 }
-
-extension IdentifiedDraft: Encodable {
-    private enum CodingKeys: String, CodingKey { case id, `case`, sourceItemId, item }
-
-    /// Encodes as `{"id":"…","case":"adding","sourceItemId":null,"item":{…}}`.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id.lowercasedString, forKey: .id)
-        switch draft {
-        case .adding: try container.encode("adding", forKey: .case)
-        case .duplicating: try container.encode("duplicating", forKey: .case)
-        }
-        try container.encode(draft.sourceItemID?.lowercasedString, forKey: .sourceItemId)
-        try container.encode(draft.item, forKey: .item)
-    }
-}

@@ -32,31 +32,3 @@ public struct Item: Identifiable, Hashable, Sendable {
         name.allSatisfy { $0.isWhitespace }
     }
 }
-
-extension Item: Codable {
-    private enum CodingKeys: String, CodingKey { case id, name, color, status }
-
-    /// Encodes as `{"id":"…","name":"Keyboard","color":"blue","status":{…}}`, with a
-    /// lowercase id and `null` for no colour.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id.lowercasedString, forKey: .id)
-        try container.encode(name, forKey: .name)
-        try container.encode(color, forKey: .color)
-        try container.encode(status, forKey: .status)
-    }
-
-    /// Decodes the form written by ``encode(to:)``.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let idText = try container.decode(String.self, forKey: .id)
-        guard let id = UUID(uuidString: idText) else {
-            throw DecodingError.dataCorruptedError(forKey: .id, in: container, debugDescription: "not a UUID: \(idText)")
-        }
-        self.init(
-            id: id,
-            name: try container.decode(String.self, forKey: .name),
-            color: try container.decodeIfPresent(Color.self, forKey: .color),
-            status: try container.decode(Status.self, forKey: .status))
-    }
-}

@@ -23,38 +23,3 @@ public enum Status: Hashable, Sendable {
         return false
     }
 }
-
-extension Status: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case `case`, quantity, isOnBackOrder
-    }
-
-    private enum Case: String, Codable {
-        case inStock, outOfStock
-    }
-
-    /// Encodes as `{"case":"inStock","quantity":100}` or `{"case":"outOfStock","isOnBackOrder":true}`.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        switch self {
-        case .inStock(let quantity):
-            try container.encode(Case.inStock, forKey: .case)
-            try container.encode(quantity, forKey: .quantity)
-        case .outOfStock(let isOnBackOrder):
-            try container.encode(Case.outOfStock, forKey: .case)
-            try container.encode(isOnBackOrder, forKey: .isOnBackOrder)
-        }
-    }
-
-    /// Decodes the form written by ``encode(to:)``, validating the quantity.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        switch try container.decode(Case.self, forKey: .case) {
-        case .inStock:
-            self = .inStock(quantity: try container.decode(Int.self, forKey: .quantity))
-        case .outOfStock:
-            self = .outOfStock(isOnBackOrder: try container.decode(Bool.self, forKey: .isOnBackOrder))
-        }
-        try validate()
-    }
-}

@@ -33,10 +33,24 @@ enum Failure {
             print(Stockroom.fullMessage(for: error))
             return 0
         }
-        let line = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty }.joined(separator: "; ")
-        FileHandle.standardError.write(Data("error: \(line)\n".utf8))
+        FileHandle.standardError.write(Data("error: \(oneLine(message))\n".utf8))
         return code.rawValue
+    }
+
+    /// Folds a multi-line message into one line; bulleted value lists become comma lists.
+    static func oneLine(_ message: String) -> String {
+        var text = ""
+        for line in message.split(whereSeparator: \.isNewline) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty { continue }
+            if trimmed.hasPrefix("- ") {
+                text += (text.hasSuffix(":") ? " " : ", ") + trimmed.dropFirst(2)
+            } else {
+                text += (text.isEmpty ? "" : "; ") + trimmed
+            }
+        }
+        let first = text.prefix(1).lowercased()
+        return first + text.dropFirst()
     }
 
     static func classify(_ error: any Error) -> (Code, String) {

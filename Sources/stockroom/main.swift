@@ -4,7 +4,8 @@ import ArgumentParser
 import Foundation
 
 do {
-    var command = try Stockroom.parseAsRoot()
+    let arguments = GlobalOptions.hoisted(Array(CommandLine.arguments.dropFirst()))
+    var command = try Stockroom.parseAsRoot(arguments)
     try command.run()
 } catch {
     exit(Failure.report(error))

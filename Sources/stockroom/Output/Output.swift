@@ -12,17 +12,6 @@ enum Output {
         for text in texts { print(text) }
     }
 
-    /// One value as compact JSON on one line.
-    static func json<Value: Encodable>(_ value: Value) throws {
-        print(try jsonText(value))
-    }
-
-    static func jsonText<Value: Encodable>(_ value: Value) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
-
     /// One CSV record per RFC 4180: fields quoted when they hold a comma, quote or line break.
     static func csvRecord(_ fields: [String]) -> String {
         fields.map { field in

@@ -36,7 +36,7 @@ struct EditDraft: ParsableCommand {
             try store.drafts.edit(id: try store.drafts.resolveID(draftID), with: edit)
         }
         switch format {
-        case .json: try Output.json(entry)
+        case .json: Output.line(JSONPresentation.object(for: entry))
         case .table, .csv: Output.line(Presentation.row(for: entry.draft.item))
         }
     }

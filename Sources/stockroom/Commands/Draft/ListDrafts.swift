@@ -17,7 +17,7 @@ struct ListDrafts: ParsableCommand {
     func run() throws {
         let drafts = try database.openStore().drafts.all()
         switch format {
-        case .json: try Output.json(drafts)
+        case .json: Output.line(JSONPresentation.array(drafts.map(JSONPresentation.object(for:))))
         case .table, .csv: Output.lines(Presentation.table(for: drafts))
         }
     }

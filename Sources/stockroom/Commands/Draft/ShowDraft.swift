@@ -21,7 +21,7 @@ struct ShowDraft: ParsableCommand {
         let drafts = try database.openStore().drafts
         let entry = try drafts.draft(id: try drafts.resolveID(draftID))
         switch format {
-        case .json: try Output.json(entry)
+        case .json: Output.line(JSONPresentation.object(for: entry))
         case .table, .csv: Output.lines(Presentation.details(for: entry))
         }
     }

@@ -65,7 +65,7 @@ struct ListItems: ParsableCommand {
             var first = true
             Output.write("[")
             try items.forEachItem(matching: query) { item in
-                Output.write((first ? "" : ",") + (try Output.jsonText(item)))
+                Output.write((first ? "" : ",") + (JSONPresentation.object(for: item)))
                 first = false
             }
             Output.line("]")

@@ -25,7 +25,7 @@ struct ShowItem: ParsableCommand {
         let items = try database.openStore().items
         let item = try items.item(id: try items.resolveID(id))
         switch format {
-        case .json: try Output.json(item)
+        case .json: Output.line(JSONPresentation.object(for: item))
         case .table, .csv: Output.lines(Presentation.details(for: item))
         }
     }

@@ -37,7 +37,7 @@ struct UpdateItem: ParsableCommand {
             try store.items.update(id: try store.items.resolveID(id), with: edit)
         }
         switch format {
-        case .json: try Output.json(updated)
+        case .json: Output.line(JSONPresentation.object(for: updated))
         case .table, .csv: Output.line(Presentation.row(for: updated))
         }
     }

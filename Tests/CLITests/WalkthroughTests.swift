@@ -1,0 +1,29 @@
+import Foundation
+import StockroomTestSupport
+import Testing
+
+/// The README's walk-through, run through the real binary on a real file.
+@Suite struct WalkthroughTests {
+    let directory = TemporaryDirectory()
+    var database: String { directory.path("inventory.sqlite") }
+
+    func stockroom(_ arguments: String...) throws -> ProcessResult {
+        try Processes.stockroom(arguments, environment: ["STOCKROOM_DB": database])
+    }
+
+    @Test func sampleItemsListInNameOrderWithTheirStatus() throws {
+        #expect(try stockroom("items", "add", "--name", "Keyboard", "--color", "blue", "--quantity", "100").status == 0)
+        #expect(try stockroom("items", "add", "--name", "Charger", "--color", "yellow", "--quantity", "20").status == 0)
+        #expect(try stockroom("items", "add", "--name", "Phone", "--color", "green", "--out-of-stock", "--back-order").status == 0)
+        #expect(try stockroom("items", "add", "--name", "Headphones", "--color", "green", "--out-of-stock").status == 0)
+
+        let list = try stockroom("items", "list")
+        #expect(list.status == 0, "\(list)")
+        let rows = list.lines.dropFirst().map { $0.split(separator: " ", maxSplits: 1).last.map(String.init) ?? "" }
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(rows.map { $0.split(separator: " ").first.map(String.init) } == ["Charger", "Headphones", "Keyboard", "Phone"])
+        #expect(list.lines.contains { $0.hasSuffix("Keyboard    blue    In stock: 100") })
+        #expect(list.lines.contains { $0.hasSuffix("Phone       green   Out of stock: on back order") })
+        #expect(list.lines.contains { $0.hasSuffix("Headphones  green   Out of stock") })
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+/// What a finished process printed and how it exited.
+public struct ProcessResult: Sendable, CustomStringConvertible {
+    /// The exit status (or 128 + signal number when killed by a signal).
+    public let status: Int32
+    /// Everything written to standard output.
+    public let stdout: String
+    /// Everything written to standard error.
+    public let stderr: String
+
+    /// Standard output without the final line break.
+    public var output: String { stdout.hasSuffix("\n") ? String(stdout.dropLast()) : stdout }
+
+    /// Standard output split into lines.
+    public var lines: [String] { output.isEmpty ? [] : output.components(separatedBy: "\n") }
+
+    /// For test failure messages.
+    public var description: String { "exit \(status)\nstdout: \(stdout)\nstderr: \(stderr)" }
+}
+
+/// Runs real executables: the built `stockroom` binary and system tools such as `sqlite3`.
+public enum Processes {
+    /// The folder holding the products built alongside the test bundle (`.build/debug`).
+    public static let productsDirectory: URL = {
+        // /proc/self/exe is the test bundle's executable, which SwiftPM places beside the
+        // products it built; STOCKROOM_BIN overrides it for testing an installed binary.
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        return executable.deletingLastPathComponent()
+    }()
+
+    /// The `stockroom` binary under test.
+    public static var stockroomPath: String {
+        ProcessInfo.processInfo.environment["STOCKROOM_BIN"] ?? productsDirectory.appending(path: "stockroom").path
+    }
+
+    /// The package's root folder, found from this source file's location.
+    public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Runs `stockroom ARGUMENTS` with `STOCKROOM_DB` unset unless given in `environment`.
+    @discardableResult
+    public static func stockroom(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) throws -> ProcessResult {
+        try run(stockroomPath, arguments, environment: environment, stdin: stdin)
+    }
+
+    /// Runs the `sqlite3` shell on `database` with `sql` on standard input.
+    @discardableResult
+    public static func sqlite3(_ database: String, _ sql: String, options: [String] = []) throws -> ProcessResult {
+        try run("/usr/bin/sqlite3", options + [database], stdin: sql)
+    }
+
+    /// Runs an executable to completion and captures its output.
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+                           stdin: String? = nil, workingDirectory: URL? = nil) throws -> ProcessResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var merged = ProcessInfo.processInfo.environment
+        merged["STOCKROOM_DB"] = nil
+        for (key, value) in environment { merged[key] = value }
+        process.environment = merged
+        if let workingDirectory { process.currentDirectoryURL = workingDirectory }
+        let output = Pipe(), errors = Pipe(), input = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = input
+        try process.run()
+        // Read both pipes concurrently so a chatty process never blocks on a full pipe.
+        let collected = Collected()
+        let group = DispatchGroup()
+        for (pipe, isError) in [(output, false), (errors, true)] {
+            group.enter()
+            DispatchQueue.global().async {
+                let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                collected.set(data, isError: isError)
+                group.leave()
+            }
+        }
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        group.wait()
+        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        return ProcessResult(status: status, stdout: collected.text(isError: false), stderr: collected.text(isError: true))
+    }
+
+    private final class Collected: @unchecked Sendable {
+        private let lock = NSLock()
+        private var out = Data(), err = Data()
+        func set(_ data: Data, isError: Bool) {
+            lock.lock(); defer { lock.unlock() }
+            if isError { err = data } else { out = data }
+        }
+        func text(isError: Bool) -> String {
+            lock.lock(); defer { lock.unlock() }
+            return String(decoding: isError ? err : out, as: UTF8.self)
+        }
+    }
+}

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Sets up a fresh Debian machine and runs every test: unit tests per module and end-to-end
+# tests that run the built `stockroom` binary and the sqlite3 shell on real files.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/setup.sh
+swift build --build-tests -Xswiftc -warnings-as-errors
+swift test --skip-build --parallel --num-workers 2 "$@"
