@@ -13,20 +13,27 @@ public final class Statement {
     unowned let database: Database
 
     convenience init(database: Database, sql: String) throws {
-        var statement: OpaquePointer?
-        var tail: UnsafePointer<CChar>?
-        let code = sqlite3_prepare_v3(database.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, &tail)
-        guard code == SQLITE_OK, let statement else {
+        // The tail pointer points into the C string, so it must stay alive while it is read.
+        let (code, compiled, remainder): (Int32, OpaquePointer?, String) = sql.withCString { text in
+            var statement: OpaquePointer?
+            var tail: UnsafePointer<CChar>?
+            let code = sqlite3_prepare_v3(database.handle, text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, &tail)
+            return (code, statement, tail.map { String(cString: $0) } ?? "")
+        }
+        guard code == SQLITE_OK else {
             throw SQLiteError(connection: database.handle, code: code, sql: sql)
         }
-        if let tail, tail.pointee != 0, !Statement.isBlank(String(cString: tail)) {
-            sqlite3_finalize(statement)
+        guard let compiled else {
+            throw SQLiteError(extendedCode: SQLITE_MISUSE, message: "the SQL holds no statement", sql: sql)
+        }
+        if !Statement.isBlank(remainder) {
+            sqlite3_finalize(compiled)
             throw SQLiteError(
                 extendedCode: SQLITE_MISUSE,
                 message: "only one statement may be run at a time; found more after the first",
                 sql: sql)
         }
-        self.init(unchecked: database, sql: sql, handle: statement)
+        self.init(unchecked: database, sql: sql, handle: compiled)
     }
 
     init(unchecked database: Database, sql: String, handle: OpaquePointer) {
