@@ -1,1 +1,119 @@
+import Foundation
+import Inventory
+import SQLiteCore
+import StockroomStore
+import StockroomTestSupport
 import Testing
+
+@Suite struct ItemRepositoryTests {
+    @Test func everyGeneratedItemRoundTripsThroughTheTaggedColumns() throws {
+        let test = try TestStore()
+        let items = Generated.items(count: 300, seed: 42)
+        try test.store.items.insert(contentsOf: items)
+        for item in items {
+            #expect(try test.store.items.item(id: item.id) == item)
+        }
+        #expect(Set(try test.store.items.items()) == Set(items))
+    }
+
+    @Test func statusIsStoredAsATagPlusOneColumnPerAssociatedValue() throws {
+        let test = try TestStore()
+        let inStock = Item(name: "Keyboard", color: .blue, status: .inStock(quantity: 100))
+        let backOrder = Item(name: "Phone", color: .green, status: .outOfStock(isOnBackOrder: true))
+        let out = Item(name: "Headphones", color: nil, status: .outOfStock(isOnBackOrder: false))
+        try test.store.items.insert(contentsOf: [inStock, backOrder, out])
+        let rows = try Processes.sqlite3(test.path, "SELECT name, ifnull(color,'NULL'), status, ifnull(quantity,'NULL'), ifnull(is_on_back_order,'NULL') FROM items ORDER BY name;")
+        #expect(rows.lines == [
+            "Headphones|NULL|out_of_stock|NULL|0",
+            "Keyboard|blue|in_stock|100|NULL",
+            "Phone|green|out_of_stock|NULL|1",
+        ])
+    }
+
+    @Test func listsAreOrderedByNameThenIdAndFiltered() throws {
+        let test = try TestStore()
+        let items = Generated.items(count: 120, seed: 7)
+        try test.store.items.insert(contentsOf: items)
+        let all = try test.store.items.items()
+        // SQLite's BINARY collation compares UTF-8 bytes; ids break ties.
+        let expected = items.sorted { a, b in
+            a.name == b.name ? a.id.lowercasedString < b.id.lowercasedString : Array(a.name.utf8).lexicographicallyPrecedes(Array(b.name.utf8))
+        }
+        #expect(all == expected)
+        #expect(try test.store.items.items(matching: ItemQuery(status: .inStock)).allSatisfy(\.status.isInStock))
+        #expect(try test.store.items.items(matching: ItemQuery(status: .outOfStock)).count == items.filter { !$0.status.isInStock }.count)
+        #expect(try test.store.items.items(matching: ItemQuery(status: .onBackOrder)) == all.filter { $0.status == .outOfStock(isOnBackOrder: true) })
+        #expect(try test.store.items.items(matching: ItemQuery(color: .red)) == all.filter { $0.color == .red })
+        #expect(try test.store.items.items(matching: ItemQuery(nameContains: "KEYB")) == all.filter { $0.name.lowercased().contains("keyb") })
+        #expect(try test.store.items.items(matching: ItemQuery(nameContains: "%")) == [])
+        #expect(try test.store.items.items(matching: ItemQuery(namePrefix: "Key")) == all.filter { $0.name.hasPrefix("Key") })
+        #expect(try test.store.items.items(matching: ItemQuery(limit: 10, offset: 5)) == Array(all[5..<15]))
+    }
+
+    @Test func updatesApplyOnlyTheGivenFields() throws {
+        let test = try TestStore()
+        let keyboard = Item(name: "Keyboard", color: .blue, status: .inStock(quantity: 100))
+        try test.store.items.insert(keyboard)
+        let updated = try test.store.items.update(id: keyboard.id, with: ItemEdit(color: .remove, status: .outOfStock(isOnBackOrder: true)))
+        #expect(updated == Item(id: keyboard.id, name: "Keyboard", color: nil, status: .outOfStock(isOnBackOrder: true)))
+        #expect(try test.store.items.item(id: keyboard.id) == updated)
+        #expect(throws: InventoryError.blankName) { try test.store.items.update(id: keyboard.id, with: ItemEdit(name: " ")) }
+        #expect(try test.store.items.item(id: keyboard.id) == updated)
+    }
+
+    @Test func invalidItemsAreRefusedBeforeTheyReachSQLite() throws {
+        let test = try TestStore()
+        #expect(throws: InventoryError.blankName) { try test.store.items.insert(Item(name: "\t")) }
+        #expect(throws: InventoryError.invalidQuantity(0)) { try test.store.items.insert(Item(name: "X", status: .inStock(quantity: 0))) }
+        // All or nothing: one bad item in a batch leaves no item behind.
+        #expect(throws: InventoryError.self) {
+            try test.store.items.insert(contentsOf: [Item(name: "Good"), Item(name: "")])
+        }
+        #expect(try test.store.items.count() == 0)
+    }
+
+    @Test func idsResolveFromUniquePrefixesInAnyCase() throws {
+        let test = try TestStore()
+        let a = Item(id: UUID(uuidString: "0193a1f2-aaaa-7000-8000-000000000001")!, name: "A")
+        let b = Item(id: UUID(uuidString: "0193a1f2-bbbb-7000-8000-000000000002")!, name: "B")
+        try test.store.items.insert(contentsOf: [a, b])
+        #expect(try test.store.items.resolveID("0193A1F2-AAAA") == a.id)
+        #expect(try test.store.items.resolveID(b.id.uuidString) == b.id)
+        #expect(throws: StoreError.ambiguousID(.item, "0193", matches: [a.id.lowercasedString, b.id.lowercasedString])) {
+            try test.store.items.resolveID("0193")
+        }
+        #expect(throws: StoreError.malformedID(.item, "019")) { try test.store.items.resolveID("019") }
+        #expect(throws: StoreError.malformedID(.item, "zzzz")) { try test.store.items.resolveID("zzzz") }
+        #expect(throws: StoreError.notFound(.item, "ffff")) { try test.store.items.resolveID("ffff") }
+    }
+
+    @Test func rowsThatDoNotFormAValidCaseAreErrorsNamingTheRow() throws {
+        let test = try TestStore()
+        // Only a hand edit with CHECK constraints switched off can write such rows.
+        let bad: [(id: String, columns: String, reason: String)] = [
+            ("00000000-0000-7000-8000-000000000001", "'in_stock', NULL, NULL", "status 'in_stock' with quantity NULL"),
+            ("00000000-0000-7000-8000-000000000002", "'in_stock', 0, NULL", "quantity 0"),
+            ("00000000-0000-7000-8000-000000000003", "'in_stock', 5, 1", "is_on_back_order 1"),
+            ("00000000-0000-7000-8000-000000000004", "'out_of_stock', 3, 0", "status 'out_of_stock' with quantity 3"),
+            ("00000000-0000-7000-8000-000000000005", "'out_of_stock', NULL, 2", "is_on_back_order 2"),
+            ("00000000-0000-7000-8000-000000000006", "'sold', NULL, NULL", "status 'sold'"),
+        ]
+        for row in bad {
+            let result = try Processes.sqlite3(test.path, """
+                PRAGMA ignore_check_constraints = ON;
+                INSERT INTO items (id, name, color, status, quantity, is_on_back_order, created_at, updated_at)
+                VALUES ('\(row.id)', 'Bad', NULL, \(row.columns), '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z');
+                """)
+            #expect(result.status == 0, "\(result)")
+            let id = UUID(uuidString: row.id)!
+            let error = #expect(throws: StoreError.self) { try test.store.items.item(id: id) }
+            guard case .undecodableRow(let table, let rowID, let reason)? = error else {
+                Issue.record("expected undecodableRow, got \(String(describing: error))"); continue
+            }
+            #expect(table == "items")
+            #expect(rowID == row.id)
+            #expect(reason.contains(row.reason), "\(reason)")
+            try Processes.sqlite3(test.path, "DELETE FROM items WHERE id = '\(row.id)';")
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Inventory
+import StockroomStore
+import StockroomTestSupport
+
+/// A deterministic generator (SplitMix64), so generated cases are the same on every run.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Generated domain values covering every case and the edges of each associated value.
+enum Generated {
+    static let names = ["Keyboard", "a", "Ünïcödé 🎉", "quote ' and \" and ;--", "  padded  ", "line\nbreak", String(repeating: "x", count: 500)]
+    static let quantities = [1, 2, 99, 100, 65_535, Int(Int32.max), Int.max]
+
+    /// Every status case with edge and random associated values.
+    static func statuses(count: Int, seed: UInt64) -> [Status] {
+        var generator = SeededGenerator(state: seed)
+        var statuses: [Status] = quantities.map { .inStock(quantity: $0) } + [.outOfStock(isOnBackOrder: false), .outOfStock(isOnBackOrder: true)]
+        while statuses.count < count {
+            statuses.append(Bool.random(using: &generator)
+                ? .inStock(quantity: Int.random(in: 1...Int.max, using: &generator))
+                : .outOfStock(isOnBackOrder: Bool.random(using: &generator)))
+        }
+        return statuses
+    }
+
+    static func items(count: Int, seed: UInt64) -> [Item] {
+        var generator = SeededGenerator(state: seed)
+        let colors: [Color?] = [nil] + Color.allCases
+        return statuses(count: count, seed: seed &+ 1).enumerated().map { index, status in
+            Item(name: names[index % names.count] + (index < names.count ? "" : " \(index)"),
+                 color: colors.randomElement(using: &generator)!, status: status)
+        }
+    }
+
+    /// Both draft cases around generated items, with empty names allowed (drafts may have them).
+    static func drafts(count: Int, seed: UInt64) -> [Draft] {
+        items(count: count, seed: seed).enumerated().map { index, item in
+            var item = item
+            if index % 5 == 0 { item.name = "" }
+            return index.isMultiple(of: 2) ? .adding(item) : .duplicating(item, sourceItemID: UUID.version7())
+        }
+    }
+}
+
+/// A migrated store in a temporary folder.
+final class TestStore {
+    let directory = TemporaryDirectory()
+    let store: InventoryStore
+    var path: String { directory.path("store.sqlite") }
+
+    init() throws {
+        store = try InventoryStore(path: directory.path("store.sqlite"))
+    }
+}
