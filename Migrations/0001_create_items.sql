@@ -36,11 +36,12 @@ CREATE TABLE items (
     updated_at TEXT NOT NULL
         CHECK (updated_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]*Z'),
 
-    -- The tagging rule: each status case owns exactly its own columns.
+    -- The tagging rule: each status case owns exactly its own columns. Every test is
+    -- spelled with IS NOT NULL because a CHECK whose expression is NULL passes.
     CONSTRAINT status_columns_match_status CHECK (
         (status = 'in_stock' AND quantity IS NOT NULL AND quantity >= 1 AND is_on_back_order IS NULL)
         OR
-        (status = 'out_of_stock' AND quantity IS NULL AND is_on_back_order IN (0, 1))
+        (status = 'out_of_stock' AND quantity IS NULL AND is_on_back_order IS NOT NULL AND is_on_back_order IN (0, 1))
     )
 ) STRICT;
 

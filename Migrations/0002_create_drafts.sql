@@ -50,7 +50,7 @@ CREATE TABLE drafts (
     CONSTRAINT status_columns_match_status CHECK (
         (status = 'in_stock' AND quantity IS NOT NULL AND quantity >= 1 AND is_on_back_order IS NULL)
         OR
-        (status = 'out_of_stock' AND quantity IS NULL AND is_on_back_order IN (0, 1))
+        (status = 'out_of_stock' AND quantity IS NULL AND is_on_back_order IS NOT NULL AND is_on_back_order IN (0, 1))
     )
 ) STRICT;
 
