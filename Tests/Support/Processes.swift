@@ -12,8 +12,17 @@ public struct ProcessResult: Sendable, CustomStringConvertible {
     /// Standard output without the final line break.
     public var output: String { stdout.hasSuffix("\n") ? String(stdout.dropLast()) : stdout }
 
-    /// Standard output split into lines.
-    public var lines: [String] { output.isEmpty ? [] : output.components(separatedBy: "\n") }
+    /// Standard output split into lines, without their LF or CRLF endings.
+    ///
+    /// Split on bytes: Swift treats "\r\n" as one Character, so splitting a CSV's text on "\n"
+    /// would find no line breaks at all.
+    public var lines: [String] {
+        guard !output.isEmpty else { return [] }
+        return output.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
+            let text = String(decoding: line, as: UTF8.self)
+            return text.utf8.last == UInt8(ascii: "\r") ? String(decoding: line.dropLast(), as: UTF8.self) : text
+        }
+    }
 
     /// For test failure messages.
     public var description: String { "exit \(status)\nstdout: \(stdout)\nstderr: \(stderr)" }
