@@ -10,7 +10,13 @@ public struct ProcessResult: Sendable, CustomStringConvertible {
     public let stderr: String
 
     /// Standard output without the final line break.
-    public var output: String { stdout.hasSuffix("\n") ? String(stdout.dropLast()) : stdout }
+    public var output: String {
+        // Compared as bytes: "\r\n" is a single Character, so hasSuffix("\n") misses it.
+        var bytes = Substring(stdout).utf8
+        if bytes.last == UInt8(ascii: "\n") { bytes = bytes.dropLast() }
+        if bytes.last == UInt8(ascii: "\r") { bytes = bytes.dropLast() }
+        return String(Substring(bytes))
+    }
 
     /// Standard output split into lines, without their LF or CRLF endings.
     ///
