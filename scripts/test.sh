@@ -6,4 +6,10 @@ cd "$(dirname "$0")/.."
 
 scripts/setup.sh
 swift build --build-tests -Xswiftc -warnings-as-errors
+
+# The benchmark package must keep compiling and running; --quick asserts nothing about time
+# and leaves BENCHMARKS.md alone. It runs before the tests so that the test runner's summary
+# is the last thing printed.
+scripts/bench.sh --quick >&2
+
 swift test --skip-build --parallel --num-workers 2 "$@"

@@ -82,6 +82,23 @@ public struct ItemRepository {
         }
     }
 
+    /// Calls `body` with every item in storage order, unsorted: the cheapest way to read them
+    /// all (exports, checks), since it walks the table once without an index.
+    public func forEveryItem(_ body: (Item) throws -> Void) throws {
+        try database.withStatement("SELECT \(ItemRepository.columns) FROM items") { statement in
+            while try statement.step() {
+                try body(try ItemRepository.decode(statement))
+            }
+        }
+    }
+
+    /// Every item in storage order, unsorted.
+    public func everyItem() throws -> [Item] {
+        var items: [Item] = []
+        try forEveryItem { items.append($0) }
+        return items
+    }
+
     /// How many items there are.
     public func count() throws -> Int {
         try database.withStatement("SELECT count(*) FROM items") { statement in

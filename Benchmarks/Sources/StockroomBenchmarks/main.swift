@@ -1,0 +1,100 @@
+// Stockroom's side-by-side benchmarks. Usage (see scripts/bench.sh):
+//   StockroomBenchmarks [--quick] [--stockroom PATH] [--output BENCHMARKS.md] [--only W1,W3]
+import Foundation
+import Inventory
+import SQLiteCore
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+func option(_ name: String) -> String? {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+    return arguments[index + 1]
+}
+let quick = arguments.contains("--quick")
+let stockroomBinary = option("--stockroom")
+let output = option("--output")
+let only = option("--only").map { Set($0.split(separator: ",").map(String.init)) }
+func selected(_ workload: String) -> Bool { only?.contains(workload) ?? true }
+
+let sizes = quick
+    ? (insert: [1_000, 10_000], large: 10_000, queries: 50, draftSeed: 200, cycles: 10, processRepetitions: 2)
+    : (insert: [100_000, 1_000_000], large: 1_000_000, queries: 200, draftSeed: 1_000, cycles: 50, processRepetitions: 4)
+let runs = 5
+
+func log(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+
+let scratch = FileManager.default.temporaryDirectory.appending(path: "stockroom-bench-\(getpid())")
+try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: scratch) }
+
+let implementations: [any Implementation] = [
+    RawImplementation(), StockroomImplementation(), GRDBRecordsImplementation(), GRDBCodableImplementation(),
+]
+let workloads = Workloads(implementations: implementations, runs: runs, scratch: scratch, log: log)
+var results: [Result] = []
+
+log("generating \(sizes.large) items")
+let largeItems = Dataset.items(count: sizes.large)
+
+if selected("W1") {
+    for size in sizes.insert {
+        log("W1: insert \(size) items in one transaction")
+        results += try workloads.insertAll(Array(largeItems.prefix(size)), label: "W1 insert \(size)")
+    }
+}
+
+// One large database serves W2, W3, W5 and W6.
+let largePath = try Harness.freshDatabase(in: scratch, name: "large.sqlite")
+if selected("W2") || selected("W3") || selected("W5") || selected("W6") {
+    log("building the \(sizes.large)-item database")
+    try StockroomImplementation().seed(path: largePath, items: largeItems)
+}
+
+if selected("W2") {
+    log("W2: fetch all \(sizes.large) items")
+    results += try workloads.fetchAll(path: largePath, expected: sizes.large, label: "W2 fetch \(sizes.large)")
+}
+
+if selected("W3") {
+    log("W3: page queries on \(sizes.large) items")
+    results += try workloads.pages(path: largePath, queries: Dataset.pageQueries(count: sizes.queries), label: "W3 page of 50 (per query)")
+}
+
+if selected("W4") {
+    log("W4: draft cycles")
+    results += try workloads.draftCycles(seed: Array(largeItems.prefix(sizes.draftSeed)), cycles: sizes.cycles, label: "W4 draft cycle")
+}
+
+if let stockroomBinary, selected("W5") {
+    log("W5: backup of the \(sizes.large)-item database")
+    let destination = scratch.appending(path: "backup.sqlite").path
+    // A binary from before the backup command cannot run this workload: try once first.
+    let hasBackup = (try? Harness.timeProcess(stockroomBinary, ["backup", destination, "--force", "--db", largePath])) != nil
+    if hasBackup {
+        results += try workloads.processes(
+            label: "W5 backup \(sizes.large)",
+            baseline: ("sqlite3 .backup", "/usr/bin/sqlite3", [largePath, ".backup '\(destination)'"]),
+            candidate: ("stockroom backup", stockroomBinary, ["backup", destination, "--force", "--db", largePath]),
+            repetitions: 1, before: { Harness.removeDatabase(destination) })
+    } else {
+        log("  skipped: this stockroom has no backup command")
+    }
+}
+
+if let stockroomBinary, selected("W6") {
+    log("W6: whole-process list of 20 as JSON")
+    let json = """
+        SELECT json_group_array(json_object('id', id, 'name', name, 'color', color, 'status',
+          CASE status WHEN 'in_stock' THEN json_object('case', 'inStock', 'quantity', quantity)
+          ELSE json_object('case', 'outOfStock', 'isOnBackOrder', json(CASE is_on_back_order WHEN 1 THEN 'true' ELSE 'false' END)) END))
+        FROM (SELECT * FROM items ORDER BY name, id LIMIT 20)
+        """
+    results += try workloads.processes(
+        label: "W6 list --limit 20 --format json (process)",
+        baseline: ("sqlite3 shell", "/usr/bin/sqlite3", [largePath, json]),
+        candidate: ("stockroom", stockroomBinary, ["items", "list", "--limit", "20", "--format", "json", "--db", largePath]),
+        repetitions: sizes.processRepetitions)
+}
+
+let report = Report(results: results, quick: quick, runs: runs)
+print(report.table())
+if let output { try report.write(to: output) }

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Builds the benchmark package (Benchmarks/) and the stockroom binary in release mode and runs
+# the side-by-side benchmarks; writes the figures into BENCHMARKS.md.
+#   scripts/bench.sh            full sizes (1M items; takes several minutes)
+#   scripts/bench.sh --quick    small sizes, to check that everything builds and runs
+# Extra arguments go to the harness (e.g. --only W1,W3).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/setup.sh
+swift build -c release --product stockroom >&2
+stockroom=$(swift build -c release --show-bin-path)/stockroom
+
+output=BENCHMARKS.md
+for argument in "$@"; do
+    # A quick run only proves the harness works; it must not overwrite the recorded figures.
+    [ "$argument" = "--quick" ] && output=$(mktemp -d)/BENCHMARKS.md
+done
+
+swift build -c release --package-path Benchmarks >&2
+"$(swift build -c release --package-path Benchmarks --show-bin-path)/StockroomBenchmarks" \
+    --stockroom "$stockroom" --output "$output" "$@"
