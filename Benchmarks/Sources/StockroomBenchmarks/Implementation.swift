@@ -59,5 +59,5 @@ func isoNow() -> String {
     _ = withVaList([parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday, parts.tm_hour, parts.tm_min, parts.tm_sec, milliseconds]) {
         vsnprintf(&buffer, buffer.count, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", $0)
     }
-    return String(cString: buffer)
+    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
