@@ -8,8 +8,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/setup.sh
-swift build -c release --product stockroom >&2
-stockroom=$(swift build -c release --show-bin-path)/stockroom
+# Measure the binary as scripts/run.sh builds it: Swift runtime linked statically.
+swift build -c release --product stockroom --static-swift-stdlib >&2
+stockroom=$(swift build -c release --static-swift-stdlib --show-bin-path)/stockroom
 
 output=BENCHMARKS.md
 for argument in "$@"; do

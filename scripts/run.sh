@@ -5,8 +5,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/setup.sh
-swift build -c release --product stockroom >&2
-stockroom=$(swift build -c release --show-bin-path)/stockroom
+# The Swift runtime and Foundation are linked statically: the binary starts in about half the
+# time, which matters for a command that scripts run thousands of times.
+swift build -c release --product stockroom --static-swift-stdlib >&2
+stockroom=$(swift build -c release --static-swift-stdlib --show-bin-path)/stockroom
 
 if (($#)); then
     exec "$stockroom" "$@"

@@ -37,14 +37,36 @@ public struct Migration: Sendable, Equatable {
         self.fileName = fileName
         self.sql = sql
         self.checksum = Migration.checksum(of: sql)
-        self.runsInTransaction = !sql.split(separator: "\n").contains { line in
-            line.trimmingCharacters(in: .whitespacesAndNewlines) == Migration.noTransactionDirective
-        }
+        self.runsInTransaction = !Migration.hasLine(Migration.noTransactionDirective, in: sql)
     }
 
-    /// The checksum Stockroom records for a migration script.
+    /// The checksum Stockroom records for a migration script: SHA-256 of its UTF-8 bytes with
+    /// CRLF and lone CR line endings turned into LF.
+    ///
+    /// Works on bytes, because every command validates the embedded migrations at start-up and
+    /// Foundation's string replacement would cost more than the command's own query.
     public static func checksum(of sql: String) -> String {
-        let normalised = sql.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
-        return SHA256.hexDigest(of: normalised.utf8)
+        var normalised: [UInt8] = []
+        normalised.reserveCapacity(sql.utf8.count)
+        var previousWasCR = false
+        for byte in sql.utf8 {
+            if byte == UInt8(ascii: "\r") {
+                normalised.append(UInt8(ascii: "\n"))
+                previousWasCR = true
+                continue
+            }
+            if !(byte == UInt8(ascii: "\n") && previousWasCR) { normalised.append(byte) }
+            previousWasCR = false
+        }
+        return SHA256.hexDigest(of: normalised)
+    }
+
+    /// True when `line`, trimmed of surrounding spaces, tabs and CR, is a line of `text`.
+    static func hasLine(_ line: String, in text: String) -> Bool {
+        let wanted = Array(line.utf8)
+        return text.utf8.split(separator: UInt8(ascii: "\n")).contains { candidate in
+            let trimmed = candidate.drop { $0 == 32 || $0 == 9 }.reversed().drop { $0 == 32 || $0 == 9 || $0 == 13 }
+            return trimmed.reversed().elementsEqual(wanted)
+        }
     }
 }
