@@ -1,3 +1,4 @@
+import Foundation
 import Inventory
 import SQLiteCore
 import StockroomMigrations
@@ -73,18 +74,44 @@ public enum DatabaseCheck {
                 problems += try rowProblems(in: database, isAtLatestVersion: (summary?.schemaVersion ?? 0) >= migrations.latestVersion)
             }
         } catch let error as SQLiteError where error.isCorruption {
-            problems.append(Problem(kind: .integrity, message: "SQLite cannot read the file: \(error.message) (\(error.codeName))"))
+            problems.append(unreadable(error))
         }
         return Report(problems: problems, summary: summary, latestKnownVersion: migrations.latestVersion)
     }
 
     /// `integrity_check` also tests the schema's constraints row by row; those failures say
     /// the content breaks a rule, not that the file is damaged.
+    /// Opens the file at `path` read-only and checks it. A file SQLite cannot open as a
+    /// database is reported as an integrity problem, like damage found inside one.
+    ///
+    /// - Throws: ``BackupError/databaseMissing(_:)`` when there is no file (none is created);
+    ///   ``SQLiteError`` when the check cannot run.
+    public static func run(onFileAt path: String, busyTimeoutMilliseconds: Int32 = 5_000,
+                           migrations: MigrationSet = .embedded) throws -> Report {
+        guard FileManager.default.fileExists(atPath: path) else { throw BackupError.databaseMissing(path) }
+        let database: Database
+        do {
+            database = try Database(path: path, mode: .readOnly, configuration: .init(busyTimeoutMilliseconds: busyTimeoutMilliseconds))
+        } catch let error as SQLiteError where error.isCorruption {
+            return Report(problems: [unreadable(error)], summary: nil, latestKnownVersion: migrations.latestVersion)
+        }
+        return try run(on: database, migrations: migrations)
+    }
+
+    private static func unreadable(_ error: SQLiteError) -> Problem {
+        Problem(kind: .integrity, message: "SQLite cannot read the file: \(error.message) (\(error.codeName))")
+    }
+
     private static func integrityProblem(_ message: String) -> Problem {
-        let isConstraint = message.hasPrefix("CHECK constraint failed")
+        Problem(kind: isConstraintFailure(message) ? .constraint : .integrity, message: message)
+    }
+
+    /// True for the `integrity_check` messages about a row breaking a CHECK, NOT NULL or
+    /// STRICT column type rule, as opposed to a damaged page or index.
+    static func isConstraintFailure(_ message: String) -> Bool {
+        message.hasPrefix("CHECK constraint failed")
             || message.hasPrefix("NULL value in ")
             || (message.hasPrefix("non-") && message.contains(" value in "))
-        return Problem(kind: isConstraint ? .constraint : .integrity, message: message)
     }
 
     private static func migrationProblems(in database: Database, summary: DatabaseSummary?,
