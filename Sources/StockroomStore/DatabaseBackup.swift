@@ -41,7 +41,7 @@ public enum DatabaseBackup {
         try DurableFile.checkCanCreate(destination, replacing: replacing)
 
         let source = try BackupError.naming(sourcePath) {
-            try Database(path: sourcePath, mode: .readOnly, configuration: .init(busyTimeoutMilliseconds: busyTimeoutMilliseconds))
+            try Database(path: sourcePath, mode: .queryOnly, configuration: .init(busyTimeoutMilliseconds: busyTimeoutMilliseconds))
         }
         let temporary = try DurableFile.createTemporary(besides: destination)
         var isPlaced = false

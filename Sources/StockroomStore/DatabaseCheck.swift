@@ -91,7 +91,7 @@ public enum DatabaseCheck {
         guard FileManager.default.fileExists(atPath: path) else { throw BackupError.databaseMissing(path) }
         let database: Database
         do {
-            database = try Database(path: path, mode: .readOnly, configuration: .init(busyTimeoutMilliseconds: busyTimeoutMilliseconds))
+            database = try Database(path: path, mode: .queryOnly, configuration: .init(busyTimeoutMilliseconds: busyTimeoutMilliseconds))
         } catch let error as SQLiteError where error.isCorruption {
             return Report(problems: [unreadable(error)], summary: nil, latestKnownVersion: migrations.latestVersion)
         }

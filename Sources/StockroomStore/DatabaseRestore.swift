@@ -42,7 +42,7 @@ public enum DatabaseRestore {
         if DurableFile.isSameFile(sourcePath, livePath) { throw BackupError.sameFile(sourcePath) }
         let configuration = Database.Configuration(busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         let source = try BackupError.naming(sourcePath) {
-            try Database(path: sourcePath, mode: .readOnly, configuration: configuration)
+            try Database(path: sourcePath, mode: .queryOnly, configuration: configuration)
         }
         let report = try DatabaseCheck.run(on: source)
         guard report.isHealthy, let summary = report.summary else {
@@ -58,7 +58,7 @@ public enum DatabaseRestore {
         let operation = try BackupOperation(from: source, into: live)
         try operation.step(pages: 0)
 
-        let reader = try Database(path: livePath, mode: .readOnly, configuration: configuration)
+        let reader = try Database(path: livePath, mode: .queryOnly, configuration: configuration)
         let safetyCopy = try keepSafetyCopy(of: reader, livePath: livePath, replacingContent: replacingContent, now: now)
         do {
             try operation.step(pages: -1)
