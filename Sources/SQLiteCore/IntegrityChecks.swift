@@ -31,7 +31,12 @@ extension Database {
     public func integrityProblems(limit: Int = 100) throws -> [String] {
         let statement = try prepare("PRAGMA integrity_check(\(max(1, limit)))")
         var messages: [String] = []
-        while try statement.step() { messages.append(statement.text(at: 0)) }
+        while try statement.step() {
+            // One result row can hold several problems on separate lines, the first preceded by
+            // a "*** in database main ***" heading; each problem becomes one message.
+            messages += statement.text(at: 0).split(whereSeparator: \.isNewline).map(String.init)
+                .filter { !$0.hasPrefix("*** in database ") }
+        }
         return messages == ["ok"] ? [] : messages
     }
 
