@@ -6,7 +6,7 @@ import Foundation
 /// Every background process has a deadline: past it, the process is killed, its output ends,
 /// and the test fails instead of hanging.
 public final class BackgroundProcess: @unchecked Sendable {
-    private let process = Process()
+    private let process: Process
     private let output = Pipe()
     private let errors = Pipe()
     private let input = Pipe()
@@ -16,12 +16,7 @@ public final class BackgroundProcess: @unchecked Sendable {
     /// Starts `executable` with `arguments`; `STOCKROOM_DB` is unset unless `environment` sets it.
     public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
                 deadlineSeconds: Double = 120) throws {
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        var merged = ProcessInfo.processInfo.environment
-        merged["STOCKROOM_DB"] = nil
-        for (key, value) in environment { merged[key] = value }
-        process.environment = merged
+        process = Processes.configuredProcess(executable, arguments, environment: environment)
         process.standardOutput = output
         process.standardError = errors
         process.standardInput = input
