@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Inventory
-import SQLiteCore
 import StockroomStore
 
 /// `stockroom backup DEST`: an online, checked copy of the database.
@@ -47,28 +46,5 @@ struct BackupCommand: ParsableCommand {
         case .json:
             Output.line("{\"path\":\(JSONPresentation.string(result.path)),\"bytes\":\(result.bytes),\"pages\":\(result.pages),\"seconds\":\(seconds),\"schemaVersion\":\(summary.schemaVersion),\"items\":\(summary.itemCount),\"drafts\":\(summary.draftCount)}")
         }
-    }
-}
-
-/// "pages copied of total" on one self-overwriting stderr line, only when stderr is a terminal:
-/// cron mail and pipes get nothing but the result.
-final class TerminalProgress {
-    let isShown = isatty(STDERR_FILENO) != 0
-    private let label: String
-    private var hasShown = false
-
-    init(label: String) { self.label = label }
-
-    func show(_ progress: BackupProgress) {
-        guard isShown else { return }
-        hasShown = true
-        FileHandle.standardError.write(Data("\r\(label): \(progress.copiedPages) of \(progress.totalPages) pages copied".utf8))
-    }
-
-    /// Ends the progress line, so what follows (the result or an error) starts on its own line.
-    func end() {
-        guard hasShown else { return }
-        hasShown = false
-        FileHandle.standardError.write(Data("\n".utf8))
     }
 }

@@ -1,7 +1,5 @@
 import ArgumentParser
-import Foundation
 import Inventory
-import SQLiteCore
 import StockroomStore
 
 /// `stockroom check`: is this database (or backup) sound and fully readable?
