@@ -19,6 +19,12 @@ public final class Database {
         case readWrite
         /// Open for reading only; fail when the file does not exist.
         case readOnly
+        /// Open for reading and writing but refuse every change (`PRAGMA query_only`), keeping
+        /// the file's journal mode; fail when the file does not exist. For inspecting a file
+        /// without changing it: unlike `readOnly`, SQLite parses the schema's CHECK constraints
+        /// (so `integrity_check` tests them), and the last connection to close removes the
+        /// `-wal` and `-shm` files instead of leaving them behind.
+        case queryOnly
     }
 
     /// Connection settings applied when the database is opened.
@@ -54,6 +60,7 @@ public final class Database {
         case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         case .readWrite: flags |= SQLITE_OPEN_READWRITE
         case .readOnly: flags |= SQLITE_OPEN_READONLY
+        case .queryOnly: flags |= SQLITE_OPEN_READWRITE
         }
         var connection: OpaquePointer?
         let code = sqlite3_open_v2(path, &connection, flags, nil)
@@ -64,7 +71,7 @@ public final class Database {
         }
         self.handle = connection
         self.path = path
-        self.isReadOnly = mode == .readOnly
+        self.isReadOnly = mode == .readOnly || mode == .queryOnly
         sqlite3_extended_result_codes(connection, 1)
         sqlite3_busy_timeout(connection, configuration.busyTimeoutMilliseconds)
         do {
@@ -73,6 +80,7 @@ public final class Database {
                 try execute("PRAGMA journal_mode = WAL")
                 try execute("PRAGMA synchronous = FULL")
             } else {
+                if mode == .queryOnly { try execute("PRAGMA query_only = ON") }
                 try execute("SELECT count(*) FROM sqlite_schema")
             }
             try execute("PRAGMA foreign_keys = \(configuration.foreignKeys ? "ON" : "OFF")")

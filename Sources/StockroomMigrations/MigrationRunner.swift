@@ -51,10 +51,7 @@ public final class MigrationRunner {
 
     /// The migrations recorded as applied, in version order; empty for a new database.
     public func appliedMigrations() throws -> [AppliedMigration] {
-        let exists = try database.withStatement(
-            "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'"
-        ) { try $0.step() }
-        guard exists else { return [] }
+        guard try database.tableExists(MigrationRunner.tableName) else { return [] }
         return try database.withStatement(
             "SELECT version, name, checksum, applied_at FROM schema_migrations ORDER BY version"
         ) { statement in
@@ -70,24 +67,34 @@ public final class MigrationRunner {
 
     /// Checks the applied list against the known migrations.
     ///
-    /// - Throws: ``MigrationError/unknownAppliedVersions(_:)`` for a database from a newer
-    ///   binary, ``MigrationError/checksumMismatch(version:fileName:recorded:current:)`` for an
-    ///   edited file, ``MigrationError/gap(missing:)`` for a skipped version.
+    /// - Throws: the first of ``validationErrors(_:)``:
+    ///   ``MigrationError/unknownAppliedVersions(_:)`` for a database from a newer binary,
+    ///   ``MigrationError/checksumMismatch(version:fileName:recorded:current:)`` for an edited
+    ///   file, ``MigrationError/gap(missing:)`` for a skipped version.
     public func validate(_ applied: [AppliedMigration]) throws {
+        if let first = validationErrors(applied).first { throw first }
+    }
+
+    /// Everything wrong with the applied list, in the order ``validate(_:)`` reports it: the
+    /// unknown versions, each edited migration, then the skipped versions. Empty when the
+    /// database can be trusted.
+    public func validationErrors(_ applied: [AppliedMigration]) -> [MigrationError] {
+        var errors: [MigrationError] = []
         let unknown = applied.map(\.version).filter { migrations.migration(version: $0) == nil }
-        guard unknown.isEmpty else { throw MigrationError.unknownAppliedVersions(unknown) }
+        if !unknown.isEmpty { errors.append(.unknownAppliedVersions(unknown)) }
         for record in applied {
-            let migration = migrations.migration(version: record.version)!
+            guard let migration = migrations.migration(version: record.version) else { continue }
             if migration.checksum != record.checksum {
-                throw MigrationError.checksumMismatch(
+                errors.append(.checksumMismatch(
                     version: record.version, fileName: migration.fileName,
-                    recorded: record.checksum, current: migration.checksum)
+                    recorded: record.checksum, current: migration.checksum))
             }
         }
         let appliedVersions = Set(applied.map(\.version))
         let newest = applied.last?.version ?? 0
         let missing = migrations.migrations.map(\.version).filter { $0 < newest && !appliedVersions.contains($0) }
-        guard missing.isEmpty else { throw MigrationError.gap(missing: missing) }
+        if !missing.isEmpty { errors.append(.gap(missing: missing)) }
+        return errors
     }
 
     /// The known migrations not yet applied, after validating the applied ones.
@@ -160,17 +167,9 @@ public final class MigrationRunner {
     }
 
     private func checkForeignKeys(after migration: Migration) throws {
-        let violations = try database.withStatement("PRAGMA foreign_key_check") { statement in
-            var counts: [String: Int] = [:]
-            var order: [String] = []
-            while try statement.step() {
-                let table = statement.text(at: 0)
-                if counts[table] == nil { order.append(table) }
-                counts[table, default: 0] += 1
-            }
-            return order.map { ($0, counts[$0]!) }
-        }
-        if let (table, count) = violations.first {
+        let violations = try database.foreignKeyViolations()
+        if let table = violations.first?.table {
+            let count = violations.filter { $0.table == table }.count
             throw MigrationError.foreignKeyViolation(fileName: migration.fileName, table: table, rowCount: count)
         }
     }

@@ -15,6 +15,7 @@ enum Failure {
         case dataError = 65    // EX_DATAERR
         case notFound = 66     // EX_NOINPUT
         case software = 70     // EX_SOFTWARE
+        case cannotCreate = 73 // EX_CANTCREAT
         case ioError = 74      // EX_IOERR
         case busy = 75         // EX_TEMPFAIL
     }
@@ -65,6 +66,8 @@ enum Failure {
             }
         case let error as InventoryError:
             return (.dataError, error.description)
+        case let error as BackupError:
+            return (code(for: error), error.description)
         case let error as MigrationError:
             if case .statementFailed(_, _, let underlying) = error, let code = sqliteCode(underlying), code != .software {
                 return (code, error.description)
@@ -78,6 +81,17 @@ enum Failure {
             // ArgumentParser's own messages (unknown option, missing value, ValidationError).
             return (code == .validationFailure ? .usage : Code(rawValue: code.rawValue) ?? .software,
                     Stockroom.message(for: error))
+        }
+    }
+
+    private static func code(for error: BackupError) -> Code {
+        switch error {
+        case .databaseMissing: .notFound
+        case .sameFile: .usage
+        case .notStockroomDatabase: .dataError
+        case .destinationExists, .cannotCreate, .liveDatabaseNotEmpty: .cannotCreate
+        case .unreadable, .fileSystem, .copyDamaged: .ioError
+        case .sourceRejected: error.isCorruption ? .ioError : .dataError
         }
     }
 

@@ -13,10 +13,12 @@ struct Stockroom: ParsableCommand {
             Exit codes: 0 success; 64 bad command line (unknown or conflicting flags, malformed or
             ambiguous id, invalid value); 65 data that breaks a rule (saving a draft with a blank
             name, a row that does not decode, a database whose migrations cannot be trusted);
-            66 item or draft not found; 74 the file is not a SQLite database, is corrupt, or cannot
-            be opened or written; 75 the database stayed busy past the timeout. Errors are one
-            line on stderr, starting with "error:".
+            66 item, draft or file not found; 73 an output exists and --force was not given, or cannot
+            be created (backup, restore); 74 the file is not a SQLite database, is corrupt, or
+            cannot be opened or written; 75 the database stayed busy past the timeout. Errors are
+            one line on stderr, starting with "error:".
             """,
-        subcommands: [ItemsCommand.self, DraftCommand.self, MigrateCommand.self]
+        subcommands: [ItemsCommand.self, DraftCommand.self, MigrateCommand.self,
+                      BackupCommand.self, RestoreCommand.self, CheckCommand.self]
     )
 }

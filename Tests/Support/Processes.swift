@@ -68,13 +68,7 @@ public enum Processes {
     /// Runs an executable to completion and captures its output.
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
                            stdin: String? = nil, workingDirectory: URL? = nil) throws -> ProcessResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        var merged = ProcessInfo.processInfo.environment
-        merged["STOCKROOM_DB"] = nil
-        for (key, value) in environment { merged[key] = value }
-        process.environment = merged
+        let process = configuredProcess(executable, arguments, environment: environment)
         if let workingDirectory { process.currentDirectoryURL = workingDirectory }
         let output = Pipe(), errors = Pipe(), input = Pipe()
         process.standardOutput = output
@@ -98,6 +92,19 @@ public enum Processes {
         group.wait()
         let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
         return ProcessResult(status: status, stdout: collected.text(isError: false), stderr: collected.text(isError: true))
+    }
+
+    /// A process for `executable`, not yet started, whose environment is this one's without
+    /// `STOCKROOM_DB`, plus `environment`.
+    static func configuredProcess(_ executable: String, _ arguments: [String], environment: [String: String]) -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var merged = ProcessInfo.processInfo.environment
+        merged["STOCKROOM_DB"] = nil
+        for (key, value) in environment { merged[key] = value }
+        process.environment = merged
+        return process
     }
 
     private final class Collected: @unchecked Sendable {

@@ -1,0 +1,79 @@
+import SQLiteCore
+
+/// Why a backup or restore did not happen. In every case the live database is unchanged and no
+/// partial file is left behind.
+public enum BackupError: Error, Sendable, CustomStringConvertible {
+    /// There is no database file at the path.
+    case databaseMissing(String)
+    /// SQLite cannot read the file: it is not a database, or it is damaged.
+    case unreadable(String, reason: String)
+    /// The file is an SQLite database without Stockroom's `schema_migrations` table.
+    case notStockroomDatabase(String)
+    /// The copy would be written over the database it is copied from.
+    case sameFile(String)
+    /// The destination exists and `--force` was not given.
+    case destinationExists(String)
+    /// The destination cannot be created: its folder is missing, unwritable, or it is a folder.
+    case cannotCreate(String, reason: String)
+    /// A file operation on the copy failed.
+    case fileSystem(String, operation: String, reason: String)
+    /// The finished copy showed damage to `integrity_check`, or does not match its source.
+    case copyDamaged(String, source: String, problems: [String])
+    /// The file to restore from did not pass ``DatabaseCheck``.
+    case sourceRejected(String, problems: [DatabaseCheck.Problem])
+    /// The live database holds items, drafts or tables of its own, and `--force` was not given.
+    case liveDatabaseNotEmpty(String, itemCount: Int, draftCount: Int, otherTables: [String])
+
+    /// True when the failure says a file is damaged rather than that a rule or a request was
+    /// refused.
+    public var isCorruption: Bool {
+        switch self {
+        case .unreadable, .copyDamaged: true
+        case .sourceRejected(_, let problems): problems.contains { $0.kind == .integrity }
+        default: false
+        }
+    }
+
+    /// One line for the user.
+    public var description: String {
+        switch self {
+        case .databaseMissing(let path):
+            "no database at \(path)"
+        case .unreadable(let path, let reason):
+            "\(path) cannot be read as an SQLite database: \(reason)"
+        case .notStockroomDatabase(let path):
+            "\(path) is an SQLite database but not a Stockroom one (it has no schema_migrations table)"
+        case .sameFile(let path):
+            "\(path) is the database itself; choose another file"
+        case .destinationExists(let path):
+            "\(path) already exists; pass --force to replace it"
+        case .cannotCreate(let path, let reason):
+            "cannot create \(path): \(reason)"
+        case .fileSystem(let path, let operation, let reason):
+            "cannot \(operation) \(path): \(reason)"
+        case .copyDamaged(let path, let source, let problems):
+            "the copy for \(path) failed its check (\(BackupError.summarise(problems))); nothing was written there; the source may be damaged, see `stockroom check --db \(source)`"
+        case .sourceRejected(let path, let problems):
+            "\(path) cannot be restored: \(BackupError.summarise(problems.map(\.description))); see `stockroom check --db \(path)`"
+        case .liveDatabaseNotEmpty(let path, let items, let drafts, let otherTables):
+            "\(path) holds \(DatabaseSummary.itemsAndDrafts(items, drafts))"
+                + (otherTables.isEmpty ? "" : " and tables Stockroom does not own (\(otherTables.joined(separator: ", ")))")
+                + "; pass --force to replace its content (a dated safety copy is kept)"
+        }
+    }
+
+    /// Runs `body`, reporting a file SQLite finds damaged or foreign as ``unreadable(_:reason:)``
+    /// of `path`, so the message names the file.
+    static func naming<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SQLiteError where error.isCorruption {
+            throw BackupError.unreadable(path, reason: "\(error.message) (\(error.codeName))")
+        }
+    }
+
+    private static func summarise(_ problems: [String]) -> String {
+        guard let first = problems.first else { return "no details" }
+        return problems.count == 1 ? first : "\(first); and \(problems.count - 1) more"
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import SQLiteCore
+
+/// What a finished backup wrote.
+public struct BackupResult: Sendable {
+    /// The backup file's absolute path.
+    public let path: String
+    /// Its size.
+    public let bytes: Int
+    /// Database pages copied.
+    public let pages: Int
+    /// How long the whole backup took, checks and syncs included.
+    public let seconds: Double
+    /// Schema version and counts of the snapshot copied.
+    public let summary: DatabaseSummary
+}
+
+/// Online backups of a Stockroom database that other processes keep reading and writing.
+///
+/// The copy is one consistent snapshot taken with SQLite's backup API while a read transaction
+/// holds it (so it finishes under any stream of writes). It is written beside the destination
+/// under a temporary name, must show no damage to `integrity_check` and the source's schema
+/// version and counts, is synced, and only then renamed into place: the destination never holds a partial
+/// or unchecked file. The source is opened read-only and never migrated, so a backup works at
+/// any schema version, including one newer than this binary knows.
+public enum DatabaseBackup {
+    /// Backs up the database at `sourcePath` to a new file at `destinationPath`.
+    ///
+    /// - Parameters:
+    ///   - replacing: replace `destinationPath` when it exists (`--force`).
+    ///   - pagesPerStep: pages copied between two progress reports; negative for one step.
+    /// - Throws: ``BackupError`` (nothing is left at or beside the destination);
+    ///   ``SQLiteError`` when the source cannot be read.
+    public static func run(from sourcePath: String, to destinationPath: String, replacing: Bool,
+                           busyTimeoutMilliseconds: Int32, pagesPerStep: Int = -1,
+                           progress: (BackupProgress) -> Void = { _ in }) throws -> BackupResult {
+        let started = ContinuousClock.now
+        let destination = URL(fileURLWithPath: destinationPath).standardizedFileURL.path
+        guard FileManager.default.fileExists(atPath: sourcePath) else { throw BackupError.databaseMissing(sourcePath) }
+        if DurableFile.isSameFile(sourcePath, destination) { throw BackupError.sameFile(destination) }
+        try DurableFile.checkCanCreate(destination, replacing: replacing)
+
+        let source = try BackupError.naming(sourcePath) {
+            try Database(path: sourcePath, mode: .queryOnly, configuration: .init(busyTimeoutMilliseconds: busyTimeoutMilliseconds))
+        }
+        let temporary = try DurableFile.createTemporary(besides: destination)
+        var isPlaced = false
+        defer { if !isPlaced { DurableFile.removeDatabaseFiles(temporary) } }
+
+        let (summary, copied) = try BackupError.naming(sourcePath) {
+            try source.readTransaction {
+                guard let summary = try DatabaseSummary.read(from: source) else {
+                    throw BackupError.notStockroomDatabase(sourcePath)
+                }
+                return (summary, try SnapshotFile.write(source, toEmptyFile: temporary, pagesPerStep: pagesPerStep, progress: progress))
+            }
+        }
+        try verify(temporary, matches: summary, destination: destination, source: sourcePath)
+        try SnapshotFile.place(temporary, at: destination, replacing: replacing)
+        isPlaced = true
+
+        let elapsed = ContinuousClock.now - started
+        return BackupResult(
+            path: destination, bytes: try DurableFile.size(of: destination), pages: copied.totalPages,
+            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            summary: summary)
+    }
+
+    /// Reads the copy back from the disk: it must be sound and hold what the source held.
+    private static func verify(_ copyPath: String, matches summary: DatabaseSummary, destination: String, source: String) throws {
+        let copied: DatabaseSummary?
+        do {
+            let copy = try Database(path: copyPath, mode: .readOnly)
+            // Rows that break the schema's rules are copied faithfully; `stockroom check` reports
+            // them. Refusing the copy would leave no backup at all.
+            let damage = try copy.integrityProblems().filter { !DatabaseCheck.isConstraintFailure($0) }
+            guard damage.isEmpty else { throw BackupError.copyDamaged(destination, source: source, problems: damage) }
+            copied = try DatabaseSummary.read(from: copy)
+        } catch let error as SQLiteError where error.isCorruption {
+            throw BackupError.copyDamaged(destination, source: source, problems: ["\(error.message) (\(error.codeName))"])
+        }
+        guard copied == summary else {
+            throw BackupError.copyDamaged(destination, source: source, problems: [
+                "the copy reads \(copied.map { "schema version \($0.schemaVersion), \($0.itemCount) items, \($0.draftCount) drafts" } ?? "no schema version") instead of schema version \(summary.schemaVersion), \(summary.itemCount) items, \(summary.draftCount) drafts",
+            ])
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import SQLiteCore
+
+/// What a finished restore did.
+public struct RestoreResult: Sendable {
+    /// The live database that now holds the restored content.
+    public let livePath: String
+    /// Where the replaced content was kept; nil when the live database had no tables.
+    public let safetyCopyPath: String?
+    /// Schema version and counts of what was restored.
+    public let summary: DatabaseSummary
+}
+
+/// Restores a backup into the live database while other processes may have it open.
+///
+/// A file is never renamed over an open SQLite database (its readers would keep the old inode
+/// and writers would corrupt the new one). Instead the backup API copies the backup's pages
+/// *into* the live file, in one write transaction: readers see the old content or the new,
+/// never a mix, and the schema cookie changes so every connection reloads its schema.
+///
+/// The order makes the safety copy exact: the first, empty backup step takes the live
+/// database's write lock; under it no one can commit, so the safety copy taken next is
+/// precisely the content that the final step replaces.
+public enum DatabaseRestore {
+    /// The tables Stockroom owns; any other table makes a database count as not empty.
+    static let ownTables: Set<String> = ["items", "drafts", "schema_migrations"]
+
+    /// Replaces the content of the database at `livePath` with the backup at `sourcePath`.
+    ///
+    /// The backup must pass ``DatabaseCheck`` first: an SQLite file, sound, with migrations this
+    /// binary knows, whose rows all decode.
+    ///
+    /// - Parameters:
+    ///   - replacingContent: restore even when the live database holds items, drafts or
+    ///     tables of its own (`--force`).
+    ///   - now: dates the safety copy's name.
+    /// - Throws: ``BackupError``, or ``SQLiteError`` (busy: the live database stayed locked).
+    ///   On any failure the live database is as it was, and no safety copy is left.
+    public static func run(from sourcePath: String, into livePath: String, replacingContent: Bool,
+                           busyTimeoutMilliseconds: Int32, now: Date = Date()) throws -> RestoreResult {
+        guard FileManager.default.fileExists(atPath: sourcePath) else { throw BackupError.databaseMissing(sourcePath) }
+        if DurableFile.isSameFile(sourcePath, livePath) { throw BackupError.sameFile(sourcePath) }
+        let configuration = Database.Configuration(busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        let source = try BackupError.naming(sourcePath) {
+            try Database(path: sourcePath, mode: .queryOnly, configuration: configuration)
+        }
+        let report = try DatabaseCheck.run(on: source)
+        guard report.isHealthy, let summary = report.summary else {
+            throw BackupError.sourceRejected(sourcePath, problems: report.problems)
+        }
+
+        let liveExisted = FileManager.default.fileExists(atPath: livePath)
+        var isRestored = false
+        defer { if !isRestored && !liveExisted { DurableFile.removeDatabaseFiles(livePath) } }
+        let live = try BackupError.naming(livePath) {
+            try Database(path: livePath, mode: .readWriteCreate, configuration: configuration)
+        }
+        let operation = try BackupOperation(from: source, into: live)
+        try operation.step(pages: 0)
+
+        let reader = try Database(path: livePath, mode: .queryOnly, configuration: configuration)
+        let safetyCopy = try keepSafetyCopy(of: reader, livePath: livePath, replacingContent: replacingContent, now: now)
+        do {
+            try operation.step(pages: -1)
+            try operation.finish()
+        } catch {
+            if let safetyCopy { DurableFile.removeDatabaseFiles(safetyCopy) }
+            throw error
+        }
+        isRestored = true
+        return RestoreResult(livePath: livePath, safetyCopyPath: safetyCopy, summary: summary)
+    }
+
+    /// Refuses a live database with content unless `replacingContent`, then copies it beside
+    /// itself under a dated name. Runs under the live database's write lock.
+    private static func keepSafetyCopy(of live: Database, livePath: String, replacingContent: Bool, now: Date) throws -> String? {
+        try live.readTransaction {
+            let tables = try tableNames(in: live)
+            let otherTables = tables.filter { !ownTables.contains($0) }
+            let items = try DatabaseSummary.rowCount(of: "items", in: live)
+            let drafts = try DatabaseSummary.rowCount(of: "drafts", in: live)
+            if !replacingContent && (items > 0 || drafts > 0 || !otherTables.isEmpty) {
+                throw BackupError.liveDatabaseNotEmpty(livePath, itemCount: items, draftCount: drafts, otherTables: otherTables)
+            }
+            guard !tables.isEmpty else { return nil }
+            for attempt in 1...100 {
+                let path = safetyCopyPath(for: livePath, at: now, attempt: attempt)
+                let temporary = try DurableFile.createTemporary(besides: path)
+                defer { DurableFile.removeDatabaseFiles(temporary) }
+                _ = try SnapshotFile.write(live, toEmptyFile: temporary, pagesPerStep: -1) { _ in }
+                do {
+                    try SnapshotFile.place(temporary, at: path, replacing: false)
+                    return path
+                } catch BackupError.destinationExists {
+                    continue // an earlier restore in the same second kept its copy under this name
+                }
+            }
+            throw BackupError.cannotCreate(safetyCopyPath(for: livePath, at: now, attempt: 1), reason: "too many safety copies with this date")
+        }
+    }
+
+    /// `DIR/NAME.before-restore-20261122T153501Z.EXT` beside `DIR/NAME.EXT`, with `-2`, `-3`…
+    /// after the date for further restores within the same second.
+    static func safetyCopyPath(for livePath: String, at date: Date, attempt: Int) -> String {
+        let url = URL(fileURLWithPath: livePath)
+        let stamp = CompactUTC.string(from: date) + (attempt > 1 ? "-\(attempt)" : "")
+        let stem = url.deletingPathExtension().lastPathComponent
+        let name = url.pathExtension.isEmpty
+            ? "\(url.lastPathComponent).before-restore-\(stamp)"
+            : "\(stem).before-restore-\(stamp).\(url.pathExtension)"
+        return url.deletingLastPathComponent().appending(path: name).path
+    }
+
+    private static func tableNames(in database: Database) throws -> [String] {
+        try database.withStatement(
+            "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name"
+        ) { statement in
+            var names: [String] = []
+            while try statement.step() { names.append(statement.text(at: 0)) }
+            return names
+        }
+    }
+}
+
+/// UTC timestamps for file names: `20261122T153501Z` (ISO 8601 basic format), which sort by time.
+enum CompactUTC {
+    static func string(from date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))Z"
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+/// Writing a file so that its final name never holds a partial or unsynced copy: write beside
+/// it under a temporary name, sync it, move it into place in one rename, then sync the folder
+/// so the rename itself survives a power cut.
+enum DurableFile {
+    /// The prefix of every temporary name made for `path`: `.NAME.tmp-`. Callers that clean up
+    /// after a killed run (the nightly script) remove `.NAME.tmp-*`.
+    static func temporaryPrefix(for path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        return url.deletingLastPathComponent().appending(path: "." + url.lastPathComponent + ".tmp-").path
+    }
+
+    /// Creates an empty file beside `path`, readable and writable by its owner only (SQLite
+    /// keeps the mode of a file it opens), and returns its path.
+    ///
+    /// - Throws: ``BackupError/cannotCreate(_:reason:)`` when the folder is missing or unwritable.
+    static func createTemporary(besides path: String) throws -> String {
+        let temporary = temporaryPrefix(for: path) + String(UUID().uuidString.prefix(8))
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw BackupError.cannotCreate(path, reason: lastErrorText()) }
+        close(descriptor)
+        return temporary
+    }
+
+    /// Checks, before any work, that `path` can be created: its folder exists and, unless
+    /// `replacing`, nothing is there yet.
+    static func checkCanCreate(_ path: String, replacing: Bool) throws {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw BackupError.cannotCreate(path, reason: "folder \(folder) does not exist")
+        }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { throw BackupError.cannotCreate(path, reason: "it is a folder") }
+            if !replacing { throw BackupError.destinationExists(path) }
+        }
+    }
+
+    /// Flushes the file's content to the disk.
+    static func sync(_ path: String) throws {
+        try withDescriptor(path, flags: O_RDONLY) { descriptor in
+            if fsync(descriptor) != 0 { throw BackupError.fileSystem(path, operation: "sync", reason: lastErrorText()) }
+        }
+    }
+
+    /// Flushes the folder holding `path`, so that a rename into it is durable.
+    static func syncFolder(of path: String) throws {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        try withDescriptor(folder, flags: O_RDONLY | O_DIRECTORY) { descriptor in
+            if fsync(descriptor) != 0 { throw BackupError.fileSystem(folder, operation: "sync", reason: lastErrorText()) }
+        }
+    }
+
+    /// Renames `temporary` to `path` atomically. Without `replacing`, a file that appeared at
+    /// `path` meanwhile is never overwritten: the hard link fails instead.
+    static func moveIntoPlace(_ temporary: String, to path: String, replacing: Bool) throws {
+        if replacing {
+            guard rename(temporary, path) == 0 else {
+                throw BackupError.fileSystem(path, operation: "rename into place", reason: lastErrorText())
+            }
+            return
+        }
+        guard link(temporary, path) == 0 else {
+            if errno == EEXIST { throw BackupError.destinationExists(path) }
+            throw BackupError.fileSystem(path, operation: "move into place", reason: lastErrorText())
+        }
+        unlink(temporary)
+    }
+
+    /// Removes a database file and the journal files SQLite may have left beside it.
+    static func removeDatabaseFiles(_ path: String) {
+        for suffix in ["", "-journal", "-wal", "-shm"] { unlink(path + suffix) }
+    }
+
+    /// The size of the file in bytes.
+    static func size(of path: String) throws -> Int {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw BackupError.fileSystem(path, operation: "stat", reason: lastErrorText()) }
+        return Int(info.st_size)
+    }
+
+    /// True when both paths name one existing file (also through links or `..`).
+    static func isSameFile(_ first: String, _ second: String) -> Bool {
+        var a = stat(), b = stat()
+        guard stat(first, &a) == 0, stat(second, &b) == 0 else { return false }
+        return a.st_dev == b.st_dev && a.st_ino == b.st_ino
+    }
+
+    private static func withDescriptor(_ path: String, flags: Int32, _ body: (Int32) throws -> Void) throws {
+        let descriptor = open(path, flags | O_CLOEXEC)
+        guard descriptor >= 0 else { throw BackupError.fileSystem(path, operation: "open", reason: lastErrorText()) }
+        defer { close(descriptor) }
+        try body(descriptor)
+    }
+
+    private static func lastErrorText() -> String { String(cString: strerror(errno)) }
+}

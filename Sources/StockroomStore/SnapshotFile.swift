@@ -1,0 +1,29 @@
+import SQLiteCore
+
+/// One snapshot of a database written to a new, self-contained file: the step backups and
+/// restore's safety copies share.
+enum SnapshotFile {
+    /// Copies the snapshot `source` sees into the empty file at `path` with the backup API.
+    ///
+    /// When `source` is inside a read transaction, that transaction's snapshot is copied, so
+    /// whatever the caller read in it describes the copy exactly.
+    ///
+    /// The copy uses a rollback journal, not WAL: the finished file then stands alone, with no
+    /// `-wal` or `-shm` beside it, and opening it read-only later creates none.
+    static func write(_ source: Database, toEmptyFile path: String, pagesPerStep: Int,
+                      progress: (BackupProgress) -> Void) throws -> BackupProgress {
+        let destination = try Database(path: path, mode: .readWrite)
+        try destination.execute("PRAGMA journal_mode = DELETE")
+        let copied = try source.copy(into: destination, pagesPerStep: pagesPerStep, progress: progress)
+        // The copied header still names WAL, as the source's does; this rewrites it.
+        try destination.execute("PRAGMA journal_mode = DELETE")
+        return copied
+    }
+
+    /// Syncs the finished file at `temporary`, renames it to `path` and syncs the folder.
+    static func place(_ temporary: String, at path: String, replacing: Bool) throws {
+        try DurableFile.sync(temporary)
+        try DurableFile.moveIntoPlace(temporary, to: path, replacing: replacing)
+        try DurableFile.syncFolder(of: path)
+    }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import Inventory
+import StockroomStore
+
+/// `stockroom check`: is this database (or backup) sound and fully readable?
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Check a database or backup without changing it.",
+        discussion: """
+            Runs integrity_check and foreign_key_check, compares the applied migrations with the
+            ones this stockroom knows (versions and checksums), and decodes every row of items
+            and drafts. Prints one line per problem on stdout. Exit codes: 0 all is well; 65
+            problems with the content (rows, migrations, foreign keys); 74 the file is damaged
+            or not a database; 66 no such file; 75 busy.
+            """
+    )
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Option(help: "Output format.")
+    var format: ReportFormat = .text
+
+    func run() throws {
+        let path = database.resolvedPath()
+        let report = try DatabaseCheck.run(onFileAt: path, busyTimeoutMilliseconds: database.busyTimeoutMilliseconds)
+        switch format {
+        case .text: printText(report, path: path)
+        case .json: Output.line(json(report, path: path))
+        }
+        guard report.isHealthy else {
+            let count = report.problems.count
+            throw Failure.Message(code: report.isCorrupt ? .ioError : .dataError,
+                                  description: "\(path) failed its check: \(count) problem\(count == 1 ? "" : "s")")
+        }
+    }
+
+    private func printText(_ report: DatabaseCheck.Report, path: String) {
+        for problem in report.problems { Output.line(problem.description) }
+        guard report.isHealthy, let summary = report.summary else { return }
+        let behind = summary.schemaVersion < report.latestKnownVersion
+            ? " of \(report.latestKnownVersion) (other stockroom commands migrate it when they open it)" : ""
+        Output.line("ok: \(path): schema version \(summary.schemaVersion)\(behind), \(summary.itemsAndDrafts)")
+    }
+
+    private func json(_ report: DatabaseCheck.Report, path: String) -> String {
+        let problems = report.problems.map { problem in
+            "{\"kind\":\"\(problem.kind.rawValue)\",\"message\":\(JSONPresentation.string(problem.message))}"
+        }
+        let summary = report.summary
+        return "{\"path\":\(JSONPresentation.string(path)),\"ok\":\(report.isHealthy)"
+            + ",\"schemaVersion\":\(summary.map { String($0.schemaVersion) } ?? "null")"
+            + ",\"latestKnownSchemaVersion\":\(report.latestKnownVersion)"
+            + ",\"items\":\(summary.map { String($0.itemCount) } ?? "null")"
+            + ",\"drafts\":\(summary.map { String($0.draftCount) } ?? "null")"
+            + ",\"problems\":\(JSONPresentation.array(problems))}"
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+import SQLiteCore
+
+/// "pages copied of total" on one self-overwriting stderr line, only when stderr is a terminal:
+/// cron mail and pipes get nothing but the result.
+final class TerminalProgress {
+    let isShown = isatty(STDERR_FILENO) != 0
+    private let label: String
+    private var hasShown = false
+
+    init(label: String) { self.label = label }
+
+    func show(_ progress: BackupProgress) {
+        guard isShown else { return }
+        hasShown = true
+        FileHandle.standardError.write(Data("\r\(label): \(progress.copiedPages) of \(progress.totalPages) pages copied".utf8))
+    }
+
+    /// Ends the progress line, so what follows (the result or an error) starts on its own line.
+    func end() {
+        guard hasShown else { return }
+        hasShown = false
+        FileHandle.standardError.write(Data("\n".utf8))
+    }
+}
