@@ -52,6 +52,23 @@ struct ColorChangeOptions: ParsableArguments {
     }
 }
 
+/// `--name`, `--color | --no-color`, `--quantity | --out-of-stock [--back-order]`: a change to
+/// some fields of an item or a draft, shared by `items update` and `draft edit`.
+struct ItemChangeOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The new name.", valueName: "name"))
+    var name: String?
+
+    @OptionGroup var color: ColorChangeOptions
+    @OptionGroup var status: StatusOptions
+
+    /// The change asked for.
+    var edit: ItemEdit { ItemEdit(name: name, color: color.change, status: status.status) }
+
+    func validate() throws {
+        if edit.isEmpty { throw ValidationError("nothing to change: give --name, --color, --no-color, --quantity or --out-of-stock") }
+    }
+}
+
 enum NameRule {
     /// An item in the inventory always has a name; refuse a blank one on the command line.
     static func requireNotBlank(_ name: String?, flag: String = "--name") throws {

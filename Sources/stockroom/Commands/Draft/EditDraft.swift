@@ -14,30 +14,19 @@ struct EditDraft: ParsableCommand {
     @Argument(help: ArgumentHelp("The draft's id or id prefix.", valueName: "draft-id"))
     var draftID: String
 
-    @Option(help: ArgumentHelp("The new name.", valueName: "name"))
-    var name: String?
+    @OptionGroup var change: ItemChangeOptions
 
-    @OptionGroup var color: ColorChangeOptions
-    @OptionGroup var status: StatusOptions
-
-    @Option(help: "Output format (table or json).")
-    var format: OutputFormat = .table
-
-    var edit: ItemEdit { ItemEdit(name: name, color: color.change, status: status.status) }
-
-    func validate() throws {
-        if edit.isEmpty { throw ValidationError("nothing to change: give --name, --color, --no-color, --quantity or --out-of-stock") }
-        if format == .csv { throw ValidationError("edit prints table or json") }
-    }
+    @Option(help: "Output format.")
+    var format: RecordFormat = .table
 
     func run() throws {
         let store = try database.openStore()
         let entry = try store.write {
-            try store.drafts.edit(id: try store.drafts.resolveID(draftID), with: edit)
+            try store.drafts.edit(id: try store.drafts.resolveID(draftID), with: change.edit)
         }
         switch format {
         case .json: Output.line(JSONPresentation.object(for: entry))
-        case .table, .csv: Output.line(Presentation.row(for: entry.draft.item))
+        case .table: Output.line(Presentation.row(for: entry.draft.item))
         }
     }
 }

@@ -7,18 +7,14 @@ struct ListDrafts: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Option(help: "Output format (table or json).")
-    var format: OutputFormat = .table
-
-    func validate() throws {
-        if format == .csv { throw ValidationError("draft list prints table or json") }
-    }
+    @Option(help: "Output format.")
+    var format: RecordFormat = .table
 
     func run() throws {
         let drafts = try database.openStore().drafts.all()
         switch format {
         case .json: Output.line(JSONPresentation.array(drafts.map(JSONPresentation.object(for:))))
-        case .table, .csv: Output.lines(Presentation.table(for: drafts))
+        case .table: Output.lines(Presentation.table(for: drafts))
         }
     }
 }

@@ -10,19 +10,15 @@ struct ShowDraft: ParsableCommand {
     @Argument(help: ArgumentHelp("The draft's id or id prefix.", valueName: "draft-id"))
     var draftID: String
 
-    @Option(help: "Output format (table or json).")
-    var format: OutputFormat = .table
-
-    func validate() throws {
-        if format == .csv { throw ValidationError("draft show prints table or json") }
-    }
+    @Option(help: "Output format.")
+    var format: RecordFormat = .table
 
     func run() throws {
         let drafts = try database.openStore().drafts
         let entry = try drafts.draft(id: try drafts.resolveID(draftID))
         switch format {
         case .json: Output.line(JSONPresentation.object(for: entry))
-        case .table, .csv: Output.lines(Presentation.details(for: entry))
+        case .table: Output.lines(Presentation.details(for: entry))
         }
     }
 }

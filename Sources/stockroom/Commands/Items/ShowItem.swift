@@ -14,19 +14,15 @@ struct ShowItem: ParsableCommand {
     @Argument(help: ArgumentHelp("The item's id or id prefix.", valueName: "id"))
     var id: String
 
-    @Option(help: "Output format (table or json).")
-    var format: OutputFormat = .table
-
-    func validate() throws {
-        if format == .csv { throw ValidationError("show prints table or json") }
-    }
+    @Option(help: "Output format.")
+    var format: RecordFormat = .table
 
     func run() throws {
         let items = try database.openStore().items
         let item = try items.item(id: try items.resolveID(id))
         switch format {
         case .json: Output.line(JSONPresentation.object(for: item))
-        case .table, .csv: Output.lines(Presentation.details(for: item))
+        case .table: Output.lines(Presentation.details(for: item))
         }
     }
 }

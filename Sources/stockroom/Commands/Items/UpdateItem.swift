@@ -14,31 +14,24 @@ struct UpdateItem: ParsableCommand {
     @Argument(help: ArgumentHelp("The item's id or id prefix.", valueName: "id"))
     var id: String
 
-    @Option(help: ArgumentHelp("The new name (not blank).", valueName: "name"))
-    var name: String?
+    @OptionGroup var change: ItemChangeOptions
 
-    @OptionGroup var color: ColorChangeOptions
-    @OptionGroup var status: StatusOptions
-
-    @Option(help: "Output format (table or json).")
-    var format: OutputFormat = .table
-
-    var edit: ItemEdit { ItemEdit(name: name, color: color.change, status: status.status) }
+    @Option(help: "Output format.")
+    var format: RecordFormat = .table
 
     func validate() throws {
-        try NameRule.requireNotBlank(name)
-        if edit.isEmpty { throw ValidationError("nothing to change: give --name, --color, --no-color, --quantity or --out-of-stock") }
-        if format == .csv { throw ValidationError("update prints table or json") }
+        // Unlike a draft, an item in the inventory never has a blank name.
+        try NameRule.requireNotBlank(change.name)
     }
 
     func run() throws {
         let store = try database.openStore()
         let updated = try store.write {
-            try store.items.update(id: try store.items.resolveID(id), with: edit)
+            try store.items.update(id: try store.items.resolveID(id), with: change.edit)
         }
         switch format {
         case .json: Output.line(JSONPresentation.object(for: updated))
-        case .table, .csv: Output.line(Presentation.row(for: updated))
+        case .table: Output.line(Presentation.row(for: updated))
         }
     }
 }
