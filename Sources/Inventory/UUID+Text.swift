@@ -21,23 +21,33 @@ extension UUID {
 
     /// The canonical lowercase text form, e.g. `0193a1f2-…`, as stored in the database.
     public var lowercasedString: String {
-        let digits: StaticString = "0123456789abcdef"
-        return withUnsafeBytes(of: uuid) { raw in
-            String(unsafeUninitializedCapacity: 36) { buffer in
-                digits.withUTF8Buffer { hex in
-                    var out = 0
-                    for index in 0..<16 {
-                        if index == 4 || index == 6 || index == 8 || index == 10 {
-                            buffer[out] = UInt8(ascii: "-"); out += 1
-                        }
-                        buffer[out] = hex[Int(raw[index] >> 4)]
-                        buffer[out + 1] = hex[Int(raw[index] & 0x0F)]
-                        out += 2
+        withLowercasedUTF8 { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Calls `body` with the canonical lowercase text form as 36 UTF-8 bytes on the stack, so
+    /// binding an id to a statement allocates nothing.
+    @inline(__always)
+    public func withLowercasedUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 36) { buffer in
+            withUnsafeBytes(of: uuid) { raw in
+                var out = 0
+                for index in 0..<16 {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        buffer[out] = UInt8(ascii: "-")
+                        out += 1
                     }
+                    buffer[out] = UUID.hexDigit(raw[index] >> 4)
+                    buffer[out + 1] = UUID.hexDigit(raw[index] & 0x0F)
+                    out += 2
                 }
-                return 36
             }
+            return try body(UnsafeBufferPointer(buffer))
         }
+    }
+
+    @inline(__always)
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") &+ value : UInt8(ascii: "a") &+ value &- 10
     }
 
     /// Parses the canonical 36-character text form (either letter case) from UTF-8 bytes,

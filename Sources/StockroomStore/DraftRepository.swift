@@ -20,7 +20,7 @@ public struct DraftRepository {
                 INSERT INTO drafts (id, kind, source_item_id, item_id, name, color, status, quantity, is_on_back_order, created_at, updated_at)
                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10)
                 """) { statement in
-                try statement.bind(entry.id.lowercasedString, at: 0)
+                try statement.bind(entry.id, at: 0)
                 try DraftKindColumns.bind(draft, to: statement, at: 1)
                 try ItemColumns.bind(draft.item, to: statement, at: 3)
                 try statement.bind(now, at: 9)
@@ -49,7 +49,7 @@ public struct DraftRepository {
     /// The draft with `id`.
     public func draft(id: UUID) throws -> IdentifiedDraft {
         let found = try database.withStatement("SELECT \(DraftRepository.columns) FROM drafts WHERE id = ?") { statement in
-            try statement.bind(id.lowercasedString, at: 0)
+            try statement.bind(id, at: 0)
             return try statement.step() ? try DraftRepository.decode(statement) : nil
         }
         guard let found else { throw StoreError.notFound(.draft, id.lowercasedString) }
@@ -76,7 +76,7 @@ public struct DraftRepository {
                 WHERE id = ?1
                 """) { statement in
                 let item = entry.draft.item
-                try statement.bind(entry.id.lowercasedString, at: 0)
+                try statement.bind(entry.id, at: 0)
                 try statement.bind(item.name, at: 1)
                 try ColorColumn.bind(item.color, to: statement, at: 2)
                 try StatusColumns.bind(item.status, to: statement, at: 3)
@@ -121,7 +121,7 @@ public struct DraftRepository {
 
     private func deleteRow(id: UUID) throws {
         try database.withStatement("DELETE FROM drafts WHERE id = ?") { statement in
-            try statement.bind(id.lowercasedString, at: 0)
+            try statement.bind(id, at: 0)
             try statement.run()
         }
         if database.changes == 0 { throw StoreError.notFound(.draft, id.lowercasedString) }

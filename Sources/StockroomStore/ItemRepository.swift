@@ -53,7 +53,7 @@ public struct ItemRepository {
     /// - Throws: ``StoreError/notFound(_:_:)`` or ``StoreError/undecodableRow(table:id:reason:)``.
     public func item(id: UUID) throws -> Item {
         let found = try database.withStatement("SELECT \(ItemRepository.columns) FROM items WHERE id = ?") { statement in
-            try statement.bind(id.lowercasedString, at: 0)
+            try statement.bind(id, at: 0)
             return try statement.step() ? try ItemRepository.decode(statement) : nil
         }
         guard let found else { throw StoreError.notFound(.item, id.lowercasedString) }
@@ -133,7 +133,7 @@ public struct ItemRepository {
     public func delete(id: UUID) throws {
         try database.inTransaction {
             try database.withStatement("DELETE FROM items WHERE id = ?") { statement in
-                try statement.bind(id.lowercasedString, at: 0)
+                try statement.bind(id, at: 0)
                 try statement.run()
             }
             if database.changes == 0 { throw StoreError.notFound(.item, id.lowercasedString) }

@@ -100,7 +100,7 @@ enum DraftKindColumns {
             try statement.bindNull(at: index + 1)
         case .duplicating(_, let source):
             try statement.bindStatic(duplicatingTag, at: index)
-            try statement.bind(source.lowercasedString, at: index + 1)
+            try statement.bind(source, at: index + 1)
         }
     }
 
@@ -126,7 +126,7 @@ enum ItemColumns {
     /// Binds the six columns starting at parameter `index`.
     @inline(__always)
     static func bind(_ item: Item, to statement: Statement, at index: Int) throws {
-        try statement.bind(item.id.lowercasedString, at: index)
+        try statement.bind(item.id, at: index)
         try statement.bind(item.name, at: index + 1)
         try ColorColumn.bind(item.color, to: statement, at: index + 2)
         try StatusColumns.bind(item.status, to: statement, at: index + 3)
@@ -143,6 +143,14 @@ enum ItemColumns {
             name: statement.text(at: index + 1),
             color: try ColorColumn.decode(from: statement, at: index + 2),
             status: try StatusColumns.decode(from: statement, at: index + 3))
+    }
+}
+
+extension Statement {
+    /// Binds an id as its lowercase canonical text, the only form the schema accepts.
+    @inline(__always)
+    func bind(_ id: UUID, at index: Int) throws {
+        try id.withLowercasedUTF8 { try bindText($0, at: index) }
     }
 }
 
