@@ -15,15 +15,18 @@ public struct AppliedMigration: Sendable, Equatable {
 
 /// Applies versioned migrations to a database and refuses databases it cannot vouch for.
 ///
-/// Every migration runs in its own `IMMEDIATE` transaction: the write lock is taken before the
-/// applied list is read, and the list is read again under that lock for each migration, so two
-/// processes migrating at once never apply a migration twice. A migration that fails leaves the
-/// database at the previous version.
+/// ``migrate(upTo:)`` takes the write lock (`BEGIN IMMEDIATE`) before it reads the applied
+/// list, and applies every pending migration under that one lock, in one transaction: two
+/// processes migrating at once never apply a migration twice (the second waits for the lock,
+/// then finds nothing to do), and a failure anywhere leaves the database exactly as it was
+/// before the call. Only a migration marked `-- stockroom:no-transaction` breaks the run into
+/// separate transactions: the migrations before it commit, it runs on its own, and the rest
+/// follow under a new lock.
 ///
-/// Foreign-key enforcement is turned off around each transactional migration (it cannot change
-/// inside a transaction), which lets a migration rebuild a table the way sqlite.org's ALTER TABLE
-/// procedure describes; `PRAGMA foreign_key_check` runs before COMMIT instead, and any violation
-/// rolls the migration back.
+/// Foreign-key enforcement is turned off around the transaction (it cannot change inside one),
+/// which lets a migration rebuild a table the way sqlite.org's ALTER TABLE procedure describes;
+/// `PRAGMA foreign_key_check` runs after each migration instead, and any violation rolls the
+/// whole transaction back with an error naming the migration and the table.
 public final class MigrationRunner {
     /// The table that records applied migrations.
     public static let tableName = "schema_migrations"
@@ -39,7 +42,7 @@ public final class MigrationRunner {
         ) STRICT
         """
 
-    private let database: Database
+    let database: Database
     /// The migrations this runner knows.
     public let migrations: MigrationSet
 
@@ -68,26 +71,38 @@ public final class MigrationRunner {
         }
     }
 
+    /// Everything that makes the applied list untrustworthy, in the order ``validate(_:)``
+    /// reports it: versions unknown to this binary, then edited files, then skipped versions.
+    public func problems(with applied: [AppliedMigration]) -> [MigrationError] {
+        var problems: [MigrationError] = []
+        let unknown = applied.map(\.version).filter { migrations.migration(version: $0) == nil }
+        if !unknown.isEmpty { problems.append(.unknownAppliedVersions(unknown)) }
+        for record in applied {
+            guard let migration = migrations.migration(version: record.version),
+                  migration.checksum != record.checksum else { continue }
+            problems.append(.checksumMismatch(
+                version: record.version, fileName: migration.fileName,
+                recorded: record.checksum, current: migration.checksum))
+        }
+        let skipped = skippedMigrations(applied)
+        if !skipped.isEmpty { problems.append(.gap(missing: skipped.map(\.version))) }
+        return problems
+    }
+
     /// Checks the applied list against the known migrations.
     ///
     /// - Throws: ``MigrationError/unknownAppliedVersions(_:)`` for a database from a newer
     ///   binary, ``MigrationError/checksumMismatch(version:fileName:recorded:current:)`` for an
     ///   edited file, ``MigrationError/gap(missing:)`` for a skipped version.
     public func validate(_ applied: [AppliedMigration]) throws {
-        let unknown = applied.map(\.version).filter { migrations.migration(version: $0) == nil }
-        guard unknown.isEmpty else { throw MigrationError.unknownAppliedVersions(unknown) }
-        for record in applied {
-            let migration = migrations.migration(version: record.version)!
-            if migration.checksum != record.checksum {
-                throw MigrationError.checksumMismatch(
-                    version: record.version, fileName: migration.fileName,
-                    recorded: record.checksum, current: migration.checksum)
-            }
-        }
+        if let problem = problems(with: applied).first { throw problem }
+    }
+
+    /// Known migrations older than the newest applied one that were never applied.
+    func skippedMigrations(_ applied: [AppliedMigration]) -> [Migration] {
         let appliedVersions = Set(applied.map(\.version))
         let newest = applied.last?.version ?? 0
-        let missing = migrations.migrations.map(\.version).filter { $0 < newest && !appliedVersions.contains($0) }
-        guard missing.isEmpty else { throw MigrationError.gap(missing: missing) }
+        return migrations.migrations.filter { $0.version < newest && !appliedVersions.contains($0.version) }
     }
 
     /// The known migrations not yet applied, after validating the applied ones.
@@ -107,56 +122,80 @@ public final class MigrationRunner {
     /// Applies pending migrations in order, up to and including `target` when given.
     ///
     /// - Returns: the migrations this call applied (empty when another process got there first).
+    /// - Throws: ``MigrationError`` naming the file, the statement and SQLite's message; the
+    ///   database is left as it was before the call (but for migrations before a
+    ///   no-transaction one, which committed first).
     @discardableResult
     public func migrate(upTo target: Int? = nil) throws -> [Migration] {
+        let limit = target ?? Int.max
         var applied: [Migration] = []
-        while let migration = try applyNext(upTo: target ?? Int.max) {
-            applied.append(migration)
-        }
-        return applied
-    }
-
-    /// Applies the next pending migration, if any, under the write lock.
-    private func applyNext(upTo target: Int) throws -> Migration? {
-        // Peek without the lock only to choose the transaction mode; the decision that counts
-        // is made again under the lock.
-        guard let candidate = try pendingMigrations().first, candidate.version <= target else { return nil }
-        if candidate.runsInTransaction {
-            return try applyInTransaction(upTo: target)
-        }
-        return try applyOutsideTransaction(candidate)
-    }
-
-    private func applyInTransaction(upTo target: Int) throws -> Migration? {
-        try database.execute("PRAGMA foreign_keys = OFF")
-        defer { try? database.execute("PRAGMA foreign_keys = ON") }
-        return try database.writeTransaction {
-            try database.execute(MigrationRunner.createTableSQL)
-            guard let migration = try pendingMigrations().first, migration.version <= target else { return nil }
-            guard migration.runsInTransaction else { return nil }
-            try run(migration)
-            try checkForeignKeys(after: migration)
-            try record(migration)
-            return migration
+        while true {
+            let batch = try applyInOneTransaction(upTo: limit)
+            applied += batch.applied
+            guard let next = batch.stoppedAt else { return applied }
+            if try applyOutsideTransaction(next) { applied.append(next) }
         }
     }
 
-    private func applyOutsideTransaction(_ migration: Migration) throws -> Migration {
-        try database.writeTransaction { try database.execute(MigrationRunner.createTableSQL) }
+    /// Under one write lock, reads the applied list and applies the pending migrations up to
+    /// `limit`, stopping before the first one that must run outside a transaction.
+    private func applyInOneTransaction(upTo limit: Int) throws -> (applied: [Migration], stoppedAt: Migration?) {
+        try withForeignKeyEnforcementOff {
+            try database.writeTransaction {
+                let pending = try pendingMigrations().filter { $0.version <= limit }
+                if !pending.isEmpty { try database.execute(MigrationRunner.createTableSQL) }
+                var applied: [Migration] = []
+                for migration in pending {
+                    guard migration.runsInTransaction else { return (applied, migration) }
+                    try run(migration)
+                    try checkForeignKeys(after: migration)
+                    try record(migration)
+                    applied.append(migration)
+                }
+                return (applied, nil)
+            }
+        }
+    }
+
+    /// Runs a no-transaction migration, then records it unless another process did meanwhile.
+    /// Nothing can lock out a second process running the same file at the same moment, which
+    /// is why the README asks for such migrations to be safe to repeat.
+    private func applyOutsideTransaction(_ migration: Migration) throws -> Bool {
         try run(migration)
-        try database.writeTransaction {
-            guard try pendingMigrations().first?.version == migration.version else { return }
+        return try database.writeTransaction {
+            guard try pendingMigrations().first?.version == migration.version else { return false }
             try record(migration)
+            return true
         }
-        return migration
+    }
+
+    private func withForeignKeyEnforcementOff<T>(_ body: () throws -> T) throws -> T {
+        let wasOn = try database.withStatement("PRAGMA foreign_keys") { statement in
+            try statement.step() && statement.int(at: 0) == 1
+        }
+        try database.execute("PRAGMA foreign_keys = OFF")
+        defer { if wasOn { try? database.execute("PRAGMA foreign_keys = ON") } }
+        return try body()
     }
 
     private func run(_ migration: Migration) throws {
         do {
             try database.forEachStatement(in: migration.sql) { statement in try statement.run() }
         } catch let error as SQLiteError {
-            throw MigrationError.statementFailed(fileName: migration.fileName, statement: error.sql ?? "", error: error)
+            throw MigrationError.statementFailed(
+                fileName: migration.fileName, statement: Self.statementOnly(error.sql ?? ""), error: error)
         }
+    }
+
+    /// The statement without the comment lines that precede it in the file or its final
+    /// semicolon, as it should read in an error message.
+    static func statementOnly(_ text: String) -> String {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let body = lines.drop { line in
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            return trimmed.isEmpty || trimmed.hasPrefix("--")
+        }
+        return body.joined(separator: "\n").trimmingCharacters(in: CharacterSet(charactersIn: "; \n\t\r"))
     }
 
     private func checkForeignKeys(after migration: Migration) throws {
