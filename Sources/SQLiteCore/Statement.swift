@@ -14,12 +14,16 @@ public final class Statement {
 
     convenience init(database: Database, sql: String) throws {
         var statement: OpaquePointer?
-        var tail: UnsafePointer<CChar>?
-        let code = sqlite3_prepare_v3(database.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, &tail)
+        // The tail points into the C string, which only lives inside withCString: read it there.
+        let (code, remainder) = sql.withCString { text in
+            var tail: UnsafePointer<CChar>?
+            let code = sqlite3_prepare_v3(database.handle, text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, &tail)
+            return (code, tail.map { String(cString: $0) } ?? "")
+        }
         guard code == SQLITE_OK, let statement else {
             throw SQLiteError(connection: database.handle, code: code, sql: sql)
         }
-        if let tail, tail.pointee != 0, !Statement.isBlank(String(cString: tail)) {
+        if !Statement.isBlank(remainder) {
             sqlite3_finalize(statement)
             throw SQLiteError(
                 extendedCode: SQLITE_MISUSE,
