@@ -71,9 +71,10 @@ public final class MigrationRunner {
         }
     }
 
-    /// Everything that makes the applied list untrustworthy, in the order ``validate(_:)``
-    /// reports it: versions unknown to this binary, then edited files, then skipped versions.
-    public func problems(with applied: [AppliedMigration]) -> [MigrationError] {
+    /// Everything wrong with the applied list, in the order ``validate(_:)`` reports it: the
+    /// unknown versions, each edited migration, then the skipped versions. Empty when the
+    /// database can be trusted.
+    public func validationErrors(_ applied: [AppliedMigration]) -> [MigrationError] {
         var problems: [MigrationError] = []
         let unknown = applied.map(\.version).filter { migrations.migration(version: $0) == nil }
         if !unknown.isEmpty { problems.append(.unknownAppliedVersions(unknown)) }
@@ -91,11 +92,12 @@ public final class MigrationRunner {
 
     /// Checks the applied list against the known migrations.
     ///
-    /// - Throws: ``MigrationError/unknownAppliedVersions(_:)`` for a database from a newer
-    ///   binary, ``MigrationError/checksumMismatch(version:fileName:recorded:current:)`` for an
-    ///   edited file, ``MigrationError/gap(missing:)`` for a skipped version.
+    /// - Throws: the first of ``validationErrors(_:)``:
+    ///   ``MigrationError/unknownAppliedVersions(_:)`` for a database from a newer binary,
+    ///   ``MigrationError/checksumMismatch(version:fileName:recorded:current:)`` for an edited
+    ///   file, ``MigrationError/gap(missing:)`` for a skipped version.
     public func validate(_ applied: [AppliedMigration]) throws {
-        if let problem = problems(with: applied).first { throw problem }
+        if let first = validationErrors(applied).first { throw first }
     }
 
     /// Known migrations older than the newest applied one that were never applied.

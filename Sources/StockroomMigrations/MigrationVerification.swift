@@ -3,7 +3,7 @@ import SQLiteCore
 /// What `stockroom migrate verify` found: whether the applied list can be trusted, and whether
 /// the live schema is what the applied migrations produce.
 public struct MigrationVerification: Sendable {
-    /// Unknown versions, edited files and skipped versions (see ``MigrationRunner/problems(with:)``).
+    /// Unknown versions, edited files and skipped versions (see ``MigrationRunner/validationErrors(_:)``).
     public let problems: [MigrationError]
     /// How the live schema departs from the schema the applied migrations produce.
     public let schemaDifferences: [SchemaDifference]
@@ -35,7 +35,7 @@ extension MigrationRunner {
         let (applied, live) = try database.readTransaction {
             (try appliedMigrations(), try SchemaSnapshot(reading: database))
         }
-        let problems = problems(with: applied)
+        let problems = validationErrors(applied)
         let knownApplied = applied.compactMap { migrations.migration(version: $0.version) }
         let comparable = knownApplied.count == applied.count
         let differences = comparable

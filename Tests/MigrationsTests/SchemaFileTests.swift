@@ -4,7 +4,7 @@ import StockroomMigrations
 import StockroomTestSupport
 import Testing
 
-/// The product's own migrations: embedded as they are in Migrations/, and `schema.sql` current.
+/// The product's own `Migrations/schema.sql` is current.
 @Suite struct SchemaFileTests {
     let folder = Processes.packageRoot.appending(path: "Migrations")
 
@@ -19,11 +19,5 @@ import Testing
         let loaded = try scratchDatabase()
         try loaded.execute(committed)
         #expect(try SchemaSnapshot(reading: loaded) == SchemaSnapshot.produced(by: .embedded))
-    }
-
-    @Test func theEmbeddedMigrationsAreTheFilesInMigrations() throws {
-        let onDisk = try MigrationSet(directory: folder)
-        #expect(!onDisk.migrations.isEmpty)
-        #expect(onDisk.migrations == MigrationSet.embedded.migrations)
     }
 }
