@@ -53,7 +53,7 @@ let package = Package(
         // Shared test helpers: temporary folders and running real processes.
         .target(name: "StockroomTestSupport", path: "Tests/Support"),
         .testTarget(name: "SQLiteCoreTests", dependencies: ["StockroomTestSupport", "SQLiteCore", "CSQLite"]),
-        .testTarget(name: "MigrationsTests", dependencies: ["StockroomTestSupport", "StockroomMigrations", "SQLiteCore"]),
+        .testTarget(name: "MigrationsTests", dependencies: ["StockroomTestSupport", "StockroomMigrations", "SQLiteCore", "CSQLite"]),
         .testTarget(name: "InventoryTests", dependencies: ["StockroomTestSupport", "Inventory"]),
         .testTarget(name: "StoreTests", dependencies: ["StockroomTestSupport", "StockroomStore", "Inventory", "SQLiteCore"]),
         .testTarget(name: "CLITests", dependencies: ["StockroomTestSupport", "stockroom", "StockroomStore", "Inventory", "SQLiteCore"]),

@@ -10,7 +10,8 @@ struct EmbedMigrations: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         let folder = context.package.directoryURL.appending(path: "Migrations")
         let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
-            .filter { $0.pathExtension == "sql" }
+            // schema.sql is generated from the migrations for reviewers; it is not one of them.
+            .filter { $0.pathExtension == "sql" && $0.lastPathComponent != "schema.sql" }
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
         let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedMigrations.swift")
         return [

@@ -151,7 +151,10 @@ public final class Database {
                 let code = sqlite3_prepare_v2(handle, cursor, Int32(end - cursor), &compiled, &tail)
                 let text = Statement.text(from: cursor, to: tail ?? end)
                 guard code == SQLITE_OK else {
-                    throw SQLiteError(connection: handle, code: code, sql: text.trimmingWhitespace())
+                    // On failure the tail points where parsing stopped, mid-statement; report
+                    // the whole statement so a message can name it.
+                    let failed = Statement.wholeStatement(from: cursor, to: end)
+                    throw SQLiteError(connection: handle, code: code, sql: failed.trimmingWhitespace())
                 }
                 guard let tail else { sqlite3_finalize(compiled); return }
                 defer { cursor = tail }
@@ -190,6 +193,21 @@ public final class Database {
 extension Statement {
     convenience init(database: Database, sql: String, compiled: OpaquePointer) {
         self.init(unchecked: database, sql: sql, handle: compiled)
+    }
+
+    /// The text from `start` through the first semicolon that completes a statement
+    /// (`sqlite3_complete`, so semicolons inside literals, comments and triggers do not count),
+    /// or through `end` when none does.
+    static func wholeStatement(from start: UnsafePointer<CChar>, to end: UnsafePointer<CChar>) -> String {
+        var position = start
+        while position < end {
+            if position.pointee == 0x3B { // ;
+                let candidate = text(from: start, to: position + 1)
+                if sqlite3_complete(candidate) != 0 { return candidate }
+            }
+            position += 1
+        }
+        return text(from: start, to: end)
     }
 
     static func text(from start: UnsafePointer<CChar>, to end: UnsafePointer<CChar>) -> String {

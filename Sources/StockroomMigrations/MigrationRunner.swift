@@ -15,15 +15,18 @@ public struct AppliedMigration: Sendable, Equatable {
 
 /// Applies versioned migrations to a database and refuses databases it cannot vouch for.
 ///
-/// Every migration runs in its own `IMMEDIATE` transaction: the write lock is taken before the
-/// applied list is read, and the list is read again under that lock for each migration, so two
-/// processes migrating at once never apply a migration twice. A migration that fails leaves the
-/// database at the previous version.
+/// Every migration runs in its own `IMMEDIATE` transaction, recorded in `schema_migrations` in
+/// that same transaction. The write lock is taken before the applied list is read, and the list
+/// is read again under the lock for each migration: two processes migrating at once never apply
+/// a migration twice (the second waits for the lock, then finds nothing left to do), and a
+/// migration that fails is rolled back whole, leaving the database at the previous version with
+/// every earlier migration kept. A migration marked `-- stockroom:no-transaction` runs on its
+/// own, outside any transaction.
 ///
-/// Foreign-key enforcement is turned off around each transactional migration (it cannot change
-/// inside a transaction), which lets a migration rebuild a table the way sqlite.org's ALTER TABLE
-/// procedure describes; `PRAGMA foreign_key_check` runs before COMMIT instead, and any violation
-/// rolls the migration back.
+/// Foreign-key enforcement is turned off around each transaction (it cannot change inside one),
+/// which lets a migration rebuild a table the way sqlite.org's ALTER TABLE procedure describes;
+/// `PRAGMA foreign_key_check` runs before COMMIT instead, and any violation rolls the migration
+/// back with an error naming the migration and the table.
 public final class MigrationRunner {
     /// The table that records applied migrations.
     public static let tableName = "schema_migrations"
@@ -39,7 +42,7 @@ public final class MigrationRunner {
         ) STRICT
         """
 
-    private let database: Database
+    let database: Database
     /// The migrations this runner knows.
     public let migrations: MigrationSet
 
@@ -65,6 +68,25 @@ public final class MigrationRunner {
         }
     }
 
+    /// Everything wrong with the applied list, in the order ``validate(_:)`` reports it: the
+    /// unknown versions, each edited migration, then the skipped versions. Empty when the
+    /// database can be trusted.
+    public func validationErrors(_ applied: [AppliedMigration]) -> [MigrationError] {
+        var problems: [MigrationError] = []
+        let unknown = applied.map(\.version).filter { migrations.migration(version: $0) == nil }
+        if !unknown.isEmpty { problems.append(.unknownAppliedVersions(unknown)) }
+        for record in applied {
+            guard let migration = migrations.migration(version: record.version),
+                  migration.checksum != record.checksum else { continue }
+            problems.append(.checksumMismatch(
+                version: record.version, fileName: migration.fileName,
+                recorded: record.checksum, current: migration.checksum))
+        }
+        let skipped = skippedMigrations(applied)
+        if !skipped.isEmpty { problems.append(.gap(missing: skipped.map(\.version))) }
+        return problems
+    }
+
     /// Checks the applied list against the known migrations.
     ///
     /// - Throws: the first of ``validationErrors(_:)``:
@@ -75,26 +97,11 @@ public final class MigrationRunner {
         if let first = validationErrors(applied).first { throw first }
     }
 
-    /// Everything wrong with the applied list, in the order ``validate(_:)`` reports it: the
-    /// unknown versions, each edited migration, then the skipped versions. Empty when the
-    /// database can be trusted.
-    public func validationErrors(_ applied: [AppliedMigration]) -> [MigrationError] {
-        var errors: [MigrationError] = []
-        let unknown = applied.map(\.version).filter { migrations.migration(version: $0) == nil }
-        if !unknown.isEmpty { errors.append(.unknownAppliedVersions(unknown)) }
-        for record in applied {
-            guard let migration = migrations.migration(version: record.version) else { continue }
-            if migration.checksum != record.checksum {
-                errors.append(.checksumMismatch(
-                    version: record.version, fileName: migration.fileName,
-                    recorded: record.checksum, current: migration.checksum))
-            }
-        }
+    /// Known migrations older than the newest applied one that were never applied.
+    func skippedMigrations(_ applied: [AppliedMigration]) -> [Migration] {
         let appliedVersions = Set(applied.map(\.version))
         let newest = applied.last?.version ?? 0
-        let missing = migrations.migrations.map(\.version).filter { $0 < newest && !appliedVersions.contains($0) }
-        if !missing.isEmpty { errors.append(.gap(missing: missing)) }
-        return errors
+        return migrations.migrations.filter { $0.version < newest && !appliedVersions.contains($0.version) }
     }
 
     /// The known migrations not yet applied, after validating the applied ones.
@@ -114,63 +121,89 @@ public final class MigrationRunner {
     /// Applies pending migrations in order, up to and including `target` when given.
     ///
     /// - Returns: the migrations this call applied (empty when another process got there first).
+    /// - Throws: ``MigrationError`` naming the file, the statement and SQLite's message. The
+    ///   failing migration is rolled back; the ones applied before it by this call stay applied.
+    /// - Parameter onApplied: called after each migration commits.
     @discardableResult
-    public func migrate(upTo target: Int? = nil) throws -> [Migration] {
+    public func migrate(upTo target: Int? = nil, onApplied: (Migration) -> Void = { _ in }) throws -> [Migration] {
+        let limit = target ?? Int.max
         var applied: [Migration] = []
-        while let migration = try applyNext(upTo: target ?? Int.max) {
-            applied.append(migration)
+        // Peeking without the lock only chooses how to run the next migration; which one runs,
+        // if any, is decided again under the lock (another process may have applied it).
+        while let candidate = try pendingMigrations().first, candidate.version <= limit {
+            let migration = candidate.runsInTransaction
+                ? try applyInTransaction(upTo: limit)
+                : try applyOutsideTransaction(candidate)
+            if let migration {
+                applied.append(migration)
+                onApplied(migration)
+            }
         }
         return applied
     }
 
-    /// Applies the next pending migration, if any, under the write lock.
-    private func applyNext(upTo target: Int) throws -> Migration? {
-        // Peek without the lock only to choose the transaction mode; the decision that counts
-        // is made again under the lock.
-        guard let candidate = try pendingMigrations().first, candidate.version <= target else { return nil }
-        if candidate.runsInTransaction {
-            return try applyInTransaction(upTo: target)
+    /// Under the write lock, reads the applied list and applies the first pending migration.
+    private func applyInTransaction(upTo limit: Int) throws -> Migration? {
+        try withForeignKeyEnforcementOff {
+            try database.writeTransaction {
+                guard let migration = try pendingMigrations().first, migration.version <= limit,
+                      migration.runsInTransaction else { return nil }
+                try database.execute(MigrationRunner.createTableSQL)
+                try run(migration)
+                try checkForeignKeys(after: migration)
+                try record(migration)
+                return migration
+            }
         }
-        return try applyOutsideTransaction(candidate)
     }
 
-    private func applyInTransaction(upTo target: Int) throws -> Migration? {
-        try database.execute("PRAGMA foreign_keys = OFF")
-        defer { try? database.execute("PRAGMA foreign_keys = ON") }
+    /// Runs a no-transaction migration, then records it unless another process did meanwhile.
+    /// Nothing can lock out a second process running the same file at the same moment, which
+    /// is why the README asks for such migrations to be safe to repeat.
+    private func applyOutsideTransaction(_ migration: Migration) throws -> Migration? {
+        try run(migration)
         return try database.writeTransaction {
             try database.execute(MigrationRunner.createTableSQL)
-            guard let migration = try pendingMigrations().first, migration.version <= target else { return nil }
-            guard migration.runsInTransaction else { return nil }
-            try run(migration)
-            try checkForeignKeys(after: migration)
+            guard try pendingMigrations().first?.version == migration.version else { return nil }
             try record(migration)
             return migration
         }
     }
 
-    private func applyOutsideTransaction(_ migration: Migration) throws -> Migration {
-        try database.writeTransaction { try database.execute(MigrationRunner.createTableSQL) }
-        try run(migration)
-        try database.writeTransaction {
-            guard try pendingMigrations().first?.version == migration.version else { return }
-            try record(migration)
+    private func withForeignKeyEnforcementOff<T>(_ body: () throws -> T) throws -> T {
+        let wasOn = try database.withStatement("PRAGMA foreign_keys") { statement in
+            try statement.step() && statement.int(at: 0) == 1
         }
-        return migration
+        try database.execute("PRAGMA foreign_keys = OFF")
+        defer { if wasOn { try? database.execute("PRAGMA foreign_keys = ON") } }
+        return try body()
     }
 
     private func run(_ migration: Migration) throws {
         do {
             try database.forEachStatement(in: migration.sql) { statement in try statement.run() }
         } catch let error as SQLiteError {
-            throw MigrationError.statementFailed(fileName: migration.fileName, statement: error.sql ?? "", error: error)
+            throw MigrationError.statementFailed(
+                fileName: migration.fileName, statement: Self.statementOnly(error.sql ?? ""), error: error)
         }
+    }
+
+    /// The statement without the comment lines that precede it in the file or its final
+    /// semicolon, as it should read in an error message.
+    static func statementOnly(_ text: String) -> String {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let body = lines.drop { line in
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            return trimmed.isEmpty || trimmed.hasPrefix("--")
+        }
+        return body.joined(separator: "\n").trimmingCharacters(in: CharacterSet(charactersIn: "; \n\t\r"))
     }
 
     private func checkForeignKeys(after migration: Migration) throws {
         let violations = try database.foreignKeyViolations()
-        if let table = violations.first?.table {
-            let count = violations.filter { $0.table == table }.count
-            throw MigrationError.foreignKeyViolation(fileName: migration.fileName, table: table, rowCount: count)
+        if let first = violations.first {
+            let count = violations.filter { $0.table == first.table }.count
+            throw MigrationError.foreignKeyViolation(fileName: migration.fileName, table: first.table, rowCount: count)
         }
     }
 

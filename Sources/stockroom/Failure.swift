@@ -11,6 +11,7 @@ enum Failure {
     /// Exit codes; see the README's table.
     enum Code: Int32 {
         case success = 0
+        case pending = 1       // `migrate status --exit-code`: migrations wait to be applied
         case usage = 64        // EX_USAGE
         case dataError = 65    // EX_DATAERR
         case notFound = 66     // EX_NOINPUT

@@ -6,6 +6,6 @@ struct MigrateCommand: ParsableCommand {
         commandName: "migrate",
         abstract: "Inspect and apply schema migrations.",
         discussion: "Other commands apply pending migrations on their own; these show and control them.",
-        subcommands: [MigrationStatus.self, MigrateUp.self]
+        subcommands: [MigrationStatus.self, MigrateUp.self, MigrateVerify.self, MigrateSchema.self]
     )
 }

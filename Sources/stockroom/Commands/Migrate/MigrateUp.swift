@@ -6,20 +6,49 @@ import StockroomMigrations
 struct MigrateUp: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "up",
-        abstract: "Apply pending migrations in order, each in its own transaction."
+        abstract: "Apply pending migrations in order, each in its own transaction.",
+        discussion: """
+            The write lock is taken before the applied list is read, and the list is read again
+            for every migration: a second `migrate up` running at the same time waits, then finds
+            nothing to do. A failing migration is rolled back whole; the ones before it, already
+            printed as applied, stay applied.
+            """
     )
 
     @OptionGroup var database: DatabaseOptions
+    @OptionGroup var source: MigrationSourceOptions
+
+    @Option(name: .customLong("to"), help: ArgumentHelp("Stop after the migration with this version.", valueName: "version"))
+    var target: Int?
+
+    @Flag(help: "Print what would be applied, and write nothing.")
+    var dryRun = false
 
     func run() throws {
-        let connection = try Database(path: database.resolvedPath(),
-                                      configuration: .init(busyTimeoutMilliseconds: database.busyTimeoutMilliseconds))
-        let applied = try MigrationRunner(database: connection).migrate()
-        if applied.isEmpty {
-            Output.line("The database is up to date.")
+        let migrations = try source.migrationSet()
+        if let target, migrations.migration(version: target) == nil {
+            throw Failure.Message(code: .usage, description:
+                "--to \(target): no migration has that version (known: \(migrations.migrations.map { String($0.version) }.joined(separator: ", ")))")
         }
-        for migration in applied {
+        if dryRun { return try printPlan(migrations) }
+
+        let runner = MigrationRunner(database: try database.openForWriting(), migrations: migrations)
+        // Printed as each one commits, so a failure later in the run still shows what was applied.
+        let applied = try runner.migrate(upTo: target) { migration in
             Output.line("Applied \(migration.fileName)")
         }
+        if applied.isEmpty {
+            Output.line(target.map { "Nothing to apply up to version \($0)." } ?? "The database is up to date.")
+        }
+    }
+
+    private func printPlan(_ migrations: MigrationSet) throws {
+        let connection = try database.openExistingReadOnly() ?? Database(path: ":memory:")
+        let plan = try MigrationRunner(database: connection, migrations: migrations).pendingMigrations()
+            .filter { $0.version <= target ?? Int.max }
+        for migration in plan {
+            Output.line("Would apply \(migration.fileName)\(migration.runsInTransaction ? "" : " (outside a transaction)")")
+        }
+        Output.line(plan.isEmpty ? "Nothing to apply." : "Dry run: nothing was written.")
     }
 }

@@ -1,44 +1,75 @@
 import ArgumentParser
-import Foundation
+import Inventory
 import SQLiteCore
 import StockroomMigrations
-import Inventory
 
-/// `stockroom migrate status`: which migrations are applied, pending or unknown.
+/// `stockroom migrate status`: which migrations are applied, pending, skipped or unknown.
 struct MigrationStatus: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "List every migration with its state, without changing the database."
+        abstract: "List every migration with its state, without changing the database.",
+        discussion: """
+            STATE is applied, pending, skipped (not applied although a later one is) or unknown
+            (recorded by a newer stockroom). CHECKSUM is "ok", or "MODIFIED" when the file
+            changed after it was applied. A database file that does not exist is not created:
+            every migration reads as pending.
+            """
     )
 
     @OptionGroup var database: DatabaseOptions
+    @OptionGroup var source: MigrationSourceOptions
+
+    @Option(help: "Output format.")
+    var format: OutputFormat = .table
+
+    @Flag(help: "Exit with status 1 when any migration is pending or skipped, for deploy scripts and CI.")
+    var exitCode = false
 
     func run() throws {
-        let path = database.resolvedPath()
-        // A file that does not exist yet is not created just to be inspected.
-        let connection = FileManager.default.fileExists(atPath: path)
-            ? try Database(path: path, mode: .readOnly, configuration: .init(busyTimeoutMilliseconds: database.busyTimeoutMilliseconds))
-            : try Database(path: ":memory:")
-        let runner = MigrationRunner(database: connection)
-        let applied = try runner.appliedMigrations()
-        let appliedByVersion = Dictionary(uniqueKeysWithValues: applied.map { ($0.version, $0) })
-        var rows: [[String]] = runner.migrations.migrations.map { migration in
-            guard let record = appliedByVersion[migration.version] else {
-                return [String(migration.version), migration.name, "pending", "", ""]
+        let migrations = try source.migrationSet()
+        let connection = try database.openExistingReadOnly() ?? Database(path: ":memory:")
+        let entries = try MigrationRunner(database: connection, migrations: migrations).status()
+        switch format {
+        case .table:
+            Output.lines(Presentation.alignedTable(
+                header: ["VERSION", "NAME", "STATE", "APPLIED AT", "CHECKSUM"],
+                rows: entries.map { entry in
+                    let checksum = entry.checksumMatches.map { $0 ? "ok" : "MODIFIED" } ?? ""
+                    return [String(entry.version), entry.name, stateText(entry.state), entry.appliedAt ?? "", checksum]
+                }))
+        case .json:
+            Output.line(JSONPresentation.array(entries.map(jsonObject)))
+        case .csv:
+            Output.write(Output.csvRecord(["version", "name", "file", "state", "applied_at", "checksum_matches"]) + "\n")
+            for entry in entries {
+                Output.write(Output.csvRecord([
+                    String(entry.version), entry.name, entry.fileName ?? "", entry.state.rawValue,
+                    entry.appliedAt ?? "", entry.checksumMatches.map { String($0) } ?? "",
+                ]) + "\n")
             }
-            return [String(migration.version), migration.name, "applied", record.appliedAt,
-                    record.checksum == migration.checksum ? "ok" : "MODIFIED"]
         }
-        for record in applied where runner.migrations.migration(version: record.version) == nil {
-            rows.append([String(record.version), record.name, "unknown (newer than this stockroom)", record.appliedAt, ""])
-        }
-        rows.sort { Int($0[0])! < Int($1[0])! }
-        for line in alignedRows(header: ["VERSION", "NAME", "STATE", "APPLIED AT", "CHECKSUM"], rows: rows) {
-            Output.line(line)
+        let waiting = entries.filter { $0.state == .pending || $0.state == .skipped }
+        if exitCode, !waiting.isEmpty {
+            throw Failure.Message(code: .pending, description:
+                "\(waiting.count) migration\(waiting.count == 1 ? " is" : "s are") not applied: \(waiting.map { $0.fileName ?? String($0.version) }.joined(separator: ", "))")
         }
     }
 
-    private func alignedRows(header: [String], rows: [[String]]) -> [String] {
-        Presentation.alignedTable(header: header, rows: rows)
+    private func stateText(_ state: MigrationStatusEntry.State) -> String {
+        state == .unknown ? "unknown (newer than this stockroom)" : state.rawValue
+    }
+
+    /// `{"version":1,"name":"create_items","file":"0001_create_items.sql","state":"applied",
+    /// "appliedAt":"…","checksumMatches":true}`, with null where a field does not apply.
+    private func jsonObject(_ entry: MigrationStatusEntry) -> String {
+        let fields = [
+            ("version", String(entry.version)),
+            ("name", JSONPresentation.string(entry.name)),
+            ("file", entry.fileName.map(JSONPresentation.string) ?? "null"),
+            ("state", JSONPresentation.string(entry.state.rawValue)),
+            ("appliedAt", entry.appliedAt.map(JSONPresentation.string) ?? "null"),
+            ("checksumMatches", entry.checksumMatches.map { String($0) } ?? "null"),
+        ]
+        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
 }

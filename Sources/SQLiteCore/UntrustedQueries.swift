@@ -1,0 +1,101 @@
+import CSQLite
+
+/// Why ``Database/prepareReadOnlyQuery(_:)`` refused SQL before running any of it.
+public enum QueryRefusal: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The text holds no statement, only whitespace or comments.
+    case noStatement
+    /// The text holds more than one statement.
+    case multipleStatements
+    /// SQLite reports that the statement would write (`sqlite3_stmt_readonly` is false).
+    case notReadOnly(sql: String)
+
+    /// One line saying what was refused.
+    public var description: String {
+        switch self {
+        case .noStatement:
+            "no SQL statement was given"
+        case .multipleStatements:
+            "only one statement may be run at a time; found more after the first"
+        case .notReadOnly(let sql):
+            "the statement would change the database, and only read-only statements are allowed: `\(SQLiteError.oneLine(sql))`"
+        }
+    }
+}
+
+/// Functions an untrusted query may not call, whatever the connection's settings.
+private let untrustedDeniedFunctions: Set<String> = ["fts3_tokenizer", "load_extension"]
+
+extension Database {
+    /// Locks the connection down for SQL typed by someone else, following sqlite.org's "Defense
+    /// against dark arts": call it right after opening, before preparing any untrusted SQL.
+    ///
+    /// - defensive mode (`SQLITE_DBCONFIG_DEFENSIVE`): no `writable_schema`, no shadow-table writes;
+    /// - `trusted_schema=OFF`: views and triggers in the file may only call innocuous functions,
+    ///   so a crafted database file cannot run side effects through a query;
+    /// - no extension loading, neither through the C API nor the `load_extension()` function;
+    /// - the two-argument `fts3_tokenizer()` off (Debian's SQLite enables it; it accepts a raw
+    ///   function pointer);
+    /// - at most 0 attached databases: `sqlite3_stmt_readonly` reports `ATTACH` as read-only,
+    ///   and `VACUUM INTO` attaches its target internally, so the limit is what stops them;
+    /// - an authorizer that refuses, when the statement is compiled, `ATTACH`, `DETACH` and the
+    ///   functions `fts3_tokenizer` and `load_extension`. SQLite still honours the two-argument
+    ///   `fts3_tokenizer()` with the setting off when its pointer is a bound parameter, and here
+    ///   the parameters come from the same untrusted user as the SQL. The authorizer replaces
+    ///   any other on the connection.
+    ///
+    /// Pair it with ``Database/OpenMode/readOnly`` and ``prepareReadOnlyQuery(_:)``.
+    ///
+    /// - Throws: ``SQLiteError`` when SQLite does not confirm a setting.
+    public func hardenForUntrustedQueries() throws {
+        try configure(SQLITE_DBCONFIG_DEFENSIVE, to: true, name: "defensive mode")
+        try configure(SQLITE_DBCONFIG_TRUSTED_SCHEMA, to: false, name: "trusted_schema")
+        try configure(SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, to: false, name: "extension loading")
+        try configure(SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, to: false, name: "fts3_tokenizer")
+        sqlite3_limit(handle, SQLITE_LIMIT_ATTACHED, 0)
+        guard sqlite3_limit(handle, SQLITE_LIMIT_ATTACHED, -1) == 0 else {
+            throw SQLiteError(extendedCode: SQLITE_MISUSE, message: "SQLite did not accept a limit of 0 attached databases")
+        }
+        let code = sqlite3_set_authorizer(handle, { _, action, _, functionName, _, _ in
+            switch action {
+            case SQLITE_ATTACH, SQLITE_DETACH:
+                return SQLITE_DENY
+            case SQLITE_FUNCTION:
+                guard let functionName else { return SQLITE_OK }
+                return untrustedDeniedFunctions.contains(String(cString: functionName).lowercased()) ? SQLITE_DENY : SQLITE_OK
+            default:
+                return SQLITE_OK
+            }
+        }, nil)
+        guard code == SQLITE_OK else { throw SQLiteError(connection: handle, code: code) }
+    }
+
+    /// Compiles exactly one statement that SQLite itself reports as read-only.
+    ///
+    /// The decision is SQLite's (`sqlite3_stmt_readonly`), never a guess from the text, so
+    /// `WITH … DELETE`, `VACUUM INTO`, `PRAGMA user_version = 1` and `CREATE TEMP TABLE` are
+    /// all refused.
+    ///
+    /// - Throws: ``QueryRefusal`` when the text holds no statement, several, or one that
+    ///   writes; ``SQLiteError`` when it does not compile (a syntax error, a missing table).
+    public func prepareReadOnlyQuery(_ sql: String) throws -> Statement {
+        guard !Statement.isBlank(sql) else { throw QueryRefusal.noStatement }
+        let statement: Statement
+        do {
+            statement = try prepare(sql)
+        } catch let error as SQLiteError where error.extendedCode == SQLITE_MISUSE {
+            // The only misuse `prepare` reports is trailing statements after the first.
+            throw QueryRefusal.multipleStatements
+        }
+        guard statement.isReadOnly else { throw QueryRefusal.notReadOnly(sql: sql) }
+        return statement
+    }
+
+    private func configure(_ option: Int32, to enabled: Bool, name: String) throws {
+        var result: Int32 = -1
+        let code = csqlite_db_config_int(handle, option, enabled ? 1 : 0, &result)
+        guard code == SQLITE_OK, result == (enabled ? 1 : 0) else {
+            throw SQLiteError(extendedCode: code == SQLITE_OK ? SQLITE_MISUSE : code,
+                              message: "SQLite did not confirm turning \(name) \(enabled ? "on" : "off")")
+        }
+    }
+}

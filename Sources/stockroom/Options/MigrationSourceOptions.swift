@@ -1,0 +1,29 @@
+import ArgumentParser
+import Foundation
+import StockroomMigrations
+
+/// `--migrations-dir PATH` (hidden): use the `NNNN_name.sql` files of a folder instead of the
+/// migrations built into the binary.
+///
+/// For tests, which run fixture migration sets through the real binary, and for an operator
+/// rehearsing a new migration on a copy of a database before it ships. A database migrated
+/// this way records those files' checksums, so ordinary commands refuse it until the same
+/// files are the embedded ones.
+struct MigrationSourceOptions: ParsableArguments {
+    @Option(name: .long, help: .hidden)
+    var migrationsDir: String?
+
+    func validate() throws {
+        if let migrationsDir, migrationsDir.isEmpty { throw ValidationError("--migrations-dir must not be empty") }
+    }
+
+    /// The folder's migrations when --migrations-dir is given, else the embedded ones.
+    func migrationSet() throws -> MigrationSet {
+        guard let migrationsDir else { return .embedded }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: migrationsDir, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw Failure.Message(code: .notFound, description: "no migrations folder at \(migrationsDir)")
+        }
+        return try MigrationSet(directory: URL(fileURLWithPath: migrationsDir, isDirectory: true))
+    }
+}

@@ -1,0 +1,48 @@
+import SQLiteCore
+
+/// Query results as aligned columns under a header, for people.
+///
+/// Column widths come from the header and the first ``lookAhead`` rows, which are held back
+/// until then; every later row is written as soon as it arrives, padded to those widths. A
+/// later cell wider than its column pushes the rest of its own line right, rather than making
+/// the whole result wait in memory.
+struct TableResultWriter: ResultWriter {
+    /// Rows held back to choose column widths.
+    static let lookAhead = 1_000
+
+    private var header: [String] = []
+    private var pending: [[String]] = []
+    private var widths: [Int]?
+
+    mutating func begin(columns: [String]) {
+        header = columns
+    }
+
+    mutating func write(_ row: [SQLiteValue]) {
+        let cells = row.map(ValueText.cell)
+        if let widths {
+            Output.line(Self.line(cells, widths: widths))
+            return
+        }
+        pending.append(cells)
+        if pending.count == Self.lookAhead { flush() }
+    }
+
+    mutating func finish() {
+        if widths == nil { flush() }
+    }
+
+    private mutating func flush() {
+        let widths = header.indices.map { column in ([header] + pending).map { $0[column].count }.max() ?? 0 }
+        for cells in [header] + pending { Output.line(Self.line(cells, widths: widths)) }
+        self.widths = widths
+        pending = []
+    }
+
+    /// Two spaces between columns and no trailing spaces, as `Presentation.alignedTable`.
+    private static func line(_ cells: [String], widths: [Int]) -> String {
+        cells.enumerated().map { column, cell in
+            column == cells.count - 1 ? cell : cell + String(repeating: " ", count: max(0, widths[column] - cell.count))
+        }.joined(separator: "  ")
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Inventory
+import SQLiteCore
+
+/// How one SQLite value reads in each output format.
+enum ValueText {
+    /// A JSON value keeping SQLite's storage class: integers and reals as numbers, NULL as
+    /// null, text as a string, a blob as a base64 string.
+    static func json(_ value: SQLiteValue) -> String {
+        switch value {
+        case .null: "null"
+        case .integer(let integer): String(integer)
+        // JSON has no infinity; like SQLite's json(), write a number too large for a double.
+        case .real(let real) where real.isInfinite: real < 0 ? "-9e999" : "9e999"
+        case .real(let real) where real.isNaN: "null"
+        case .real(let real): String(real)
+        case .text(let text): JSONPresentation.string(text)
+        case .blob(let bytes): JSONPresentation.string(Data(bytes).base64EncodedString())
+        }
+    }
+
+    /// A CSV field before quoting: NULL is empty, a blob is base64 as in JSON.
+    static func csv(_ value: SQLiteValue) -> String {
+        switch value {
+        case .null: ""
+        case .integer(let integer): String(integer)
+        case .real(let real): plain(real)
+        case .text(let text): text
+        case .blob(let bytes): Data(bytes).base64EncodedString()
+        }
+    }
+
+    /// A table cell on one line: NULL reads `NULL`, a blob `x'0a1b'`, and control characters
+    /// in text are escaped (`\n`, `\t`) so every row stays one line.
+    static func cell(_ value: SQLiteValue) -> String {
+        switch value {
+        case .null: return "NULL"
+        case .integer(let integer): return String(integer)
+        case .real(let real): return plain(real)
+        case .blob: return value.debugDescription
+        case .text(let text):
+            guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return text }
+            let escaped = JSONPresentation.string(text)
+            return String(escaped.dropFirst().dropLast())
+        }
+    }
+
+    private static func plain(_ real: Double) -> String {
+        real.isInfinite ? (real < 0 ? "-Inf" : "Inf") : String(real)
+    }
+}
