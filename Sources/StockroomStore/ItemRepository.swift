@@ -94,9 +94,15 @@ public struct ItemRepository {
 
     /// Every item in storage order, unsorted.
     public func everyItem() throws -> [Item] {
-        var items: [Item] = []
-        try forEveryItem { items.append($0) }
-        return items
+        // Its own loop rather than forEveryItem with an appending closure: a closure call per
+        // row is measurable when reading a million rows.
+        try database.withStatement("SELECT \(ItemRepository.columns) FROM items") { statement in
+            var items: [Item] = []
+            while try statement.step() {
+                items.append(try ItemRepository.decode(statement))
+            }
+            return items
+        }
     }
 
     /// How many items there are.

@@ -15,7 +15,6 @@ struct ColumnDecodingError: Error {
 enum StatusColumns {
     static let inStockTag: StaticString = "in_stock"
     static let outOfStockTag: StaticString = "out_of_stock"
-    static let tags = [inStockTag, outOfStockTag]
 
     /// Binds the three columns, in that order, starting at parameter `index`.
     @inline(__always)
@@ -35,7 +34,11 @@ enum StatusColumns {
     /// Reads the three columns starting at column `index`.
     @inline(__always)
     static func decode(from statement: Statement, at index: Int) throws(ColumnDecodingError) -> Status {
-        let tag = statement.withText(at: index) { ColumnText.match($0, in: tags) }
+        let tag = statement.withText(at: index) { bytes -> Int? in
+            if ColumnText.equals(bytes, inStockTag) { return 0 }
+            if ColumnText.equals(bytes, outOfStockTag) { return 1 }
+            return nil
+        }
         let quantity = statement.optionalInt(at: index + 1)
         let backOrder = statement.optionalInt(at: index + 2)
         switch (tag, quantity, backOrder) {
@@ -53,9 +56,6 @@ enum StatusColumns {
 
 /// `Color?` as the nullable `color` column.
 enum ColorColumn {
-    /// Column values, in the order of `Color.allCases`.
-    static let values: [StaticString] = ["black", "blue", "green", "red", "white", "yellow"]
-
     @inline(__always)
     static func bind(_ color: Color?, to statement: Statement, at index: Int) throws {
         guard let color else { return try statement.bindNull(at: index) }
@@ -73,16 +73,24 @@ enum ColorColumn {
     @inline(__always)
     static func decode(from statement: Statement, at index: Int) throws(ColumnDecodingError) -> Color? {
         if statement.isNull(at: index) { return nil }
-        let found = statement.withText(at: index) { ColumnText.match($0, in: values) }
-        switch found {
-        case 0: return .black
-        case 1: return .blue
-        case 2: return .green
-        case 3: return .red
-        case 4: return .white
-        case 5: return .yellow
-        default: throw ColumnDecodingError(reason: "color '\(statement.text(at: index))' is not one of \(Color.allCases.map(\.rawValue).joined(separator: ", "))")
+        let found = statement.withText(at: index) { bytes -> Color? in
+            // Dispatch on length first: every candidate compared is the only one of its length
+            // but for black/green/white, which the first byte separates.
+            switch bytes.count {
+            case 3: return ColumnText.equals(bytes, "red") ? .red : nil
+            case 4: return ColumnText.equals(bytes, "blue") ? .blue : nil
+            case 5:
+                if ColumnText.equals(bytes, "black") { return .black }
+                if ColumnText.equals(bytes, "green") { return .green }
+                return ColumnText.equals(bytes, "white") ? .white : nil
+            case 6: return ColumnText.equals(bytes, "yellow") ? .yellow : nil
+            default: return nil
+            }
         }
+        guard let found else {
+            throw ColumnDecodingError(reason: "color '\(statement.text(at: index))' is not one of \(Color.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return found
     }
 }
 
@@ -90,7 +98,6 @@ enum ColorColumn {
 enum DraftKindColumns {
     static let addingTag: StaticString = "adding"
     static let duplicatingTag: StaticString = "duplicating"
-    static let tags = [addingTag, duplicatingTag]
 
     /// Binds `kind` and `source_item_id` starting at parameter `index`.
     static func bind(_ draft: Draft, to statement: Statement, at index: Int) throws {
@@ -106,7 +113,11 @@ enum DraftKindColumns {
 
     /// Builds the draft from its `kind` and `source_item_id` columns and the item it holds.
     static func decode(from statement: Statement, at index: Int, item: Item) throws(ColumnDecodingError) -> Draft {
-        let kind = statement.withText(at: index) { ColumnText.match($0, in: tags) }
+        let kind = statement.withText(at: index) { bytes -> Int? in
+            if ColumnText.equals(bytes, addingTag) { return 0 }
+            if ColumnText.equals(bytes, duplicatingTag) { return 1 }
+            return nil
+        }
         let source: UUID?? = statement.isNull(at: index + 1) ? .some(nil) : statement.withText(at: index + 1) { UUID(canonicalUTF8: $0) }.map { .some($0) }
         switch (kind, source) {
         case (0, .some(nil)): return .adding(item)
@@ -156,13 +167,10 @@ extension Statement {
 
 /// Byte-level matching of column text, so decoding a tag allocates no `String`.
 enum ColumnText {
-    /// The index of the first candidate equal to `bytes`, or nil.
+    /// True when `bytes` spell exactly `text`.
     @inline(__always)
-    static func match(_ bytes: UnsafeBufferPointer<UInt8>, in candidates: [StaticString]) -> Int? {
-        guard let base = bytes.baseAddress, bytes.count > 0 else { return nil }
-        for position in candidates.indices where candidates[position].utf8CodeUnitCount == bytes.count {
-            if memcmp(base, candidates[position].utf8Start, bytes.count) == 0 { return position }
-        }
-        return nil
+    static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
+        guard bytes.count == text.utf8CodeUnitCount, let base = bytes.baseAddress else { return false }
+        return memcmp(base, text.utf8Start, bytes.count) == 0
     }
 }
