@@ -7,15 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Linking Foundation statically makes glibc's linker print a notice about Foundation's own use
-# of mktemp(3) ("warning: the use of `mktemp' is dangerous"). It is about the toolchain's
-# library, not this project's code, and would otherwise bury real warnings; drop that one line.
-drop_toolchain_link_notice() { grep -v "the use of \`mktemp' is dangerous" || true; }
-
-scripts/setup.sh
-# Measure the binary as scripts/run.sh builds it: Swift runtime linked statically.
-swift build -c release --product stockroom --static-swift-stdlib 2>&1 | drop_toolchain_link_notice >&2
-stockroom=$(swift build -c release --static-swift-stdlib --show-bin-path)/stockroom
+# Measure the binary exactly as scripts/run.sh builds it.
+stockroom=$(scripts/build-release.sh)
 
 output=BENCHMARKS.md
 for argument in "$@"; do

@@ -156,16 +156,26 @@ import Testing
         let interrupter = database.interrupter
         let statement = try database.prepare(
             "WITH RECURSIVE forever(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM forever) SELECT count(*) FROM forever")
-        let started = DispatchSemaphore(value: 0)
+        // sqlite3_interrupt is a no-op while no statement runs, so one call could land before
+        // the step starts and the query would never end: keep interrupting until it stops.
+        let stopped = StopFlag()
+        let finished = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
-            started.wait()
-            interrupter.interrupt()
+            while !stopped.isSet { interrupter.interrupt() }
+            finished.signal()
         }
-        let error = #expect(throws: SQLiteError.self) {
-            started.signal()
-            // The interrupt may land before the step starts; then stepping again must still stop.
-            while true { try statement.step() }
-        }
+        let error = #expect(throws: SQLiteError.self) { try statement.step() }
+        // The interrupting thread must be done before the connection closes.
+        stopped.set()
+        finished.wait()
         #expect(error?.isInterrupted == true)
     }
+}
+
+/// A flag one thread sets and another polls.
+private final class StopFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
 }
