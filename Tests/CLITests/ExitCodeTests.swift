@@ -44,6 +44,7 @@ import Testing
         try expectFailure(["items", "add", "--name", "   "], code: 64, mentioning: "blank")
         try expectFailure(["items", "add", "--name", "X", "--quantity", "0"], code: 64, mentioning: "at least 1")
         try expectFailure(["items", "add", "--name", "X", "--quantity", "many"], code: 64)
+        try expectFailure(["items", "add", "--name", "X", "--quantity", "-3"], code: 64, mentioning: "at least 1")
         try expectFailure(["items", "add", "--name", "X", "--quantity", "3", "--out-of-stock"], code: 64, mentioning: "cannot be used together")
         try expectFailure(["items", "add", "--name", "X", "--back-order"], code: 64, mentioning: "--out-of-stock")
         try expectFailure(["items", "add", "--name", "X", "--color", "purple"], code: 64, mentioning: "purple")

@@ -60,9 +60,12 @@ public enum Processes {
     }
 
     /// Runs the `sqlite3` shell on `database` with `sql` on standard input.
+    ///
+    /// The shell gets a 5 s busy timeout, as Stockroom's own connections have: without one a
+    /// read can fail at once with "database is locked" while another process writes.
     @discardableResult
     public static func sqlite3(_ database: String, _ sql: String, options: [String] = []) throws -> ProcessResult {
-        try run("/usr/bin/sqlite3", options + [database], stdin: sql)
+        try run("/usr/bin/sqlite3", ["-cmd", ".timeout 5000"] + options + [database], stdin: sql)
     }
 
     /// Runs an executable to completion and captures its output.

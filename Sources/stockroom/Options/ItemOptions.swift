@@ -5,7 +5,9 @@ extension Color: ExpressibleByArgument {}
 
 /// `--quantity N | --out-of-stock [--back-order]`: the status of an item or draft.
 struct StatusOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("In stock with this many (at least 1).", valueName: "n"))
+    // .unconditional: "--quantity -3" must reach validate() and its clear message instead of
+    // "-3" being taken for an unknown flag and the value reported missing.
+    @Option(parsing: .unconditional, help: ArgumentHelp("In stock with this many (at least 1).", valueName: "n"))
     var quantity: Int?
 
     @Flag(help: "Out of stock.")
