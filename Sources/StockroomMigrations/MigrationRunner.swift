@@ -18,7 +18,7 @@ public struct AppliedMigration: Sendable, Equatable {
 /// Every migration runs in its own `IMMEDIATE` transaction, recorded in `schema_migrations` in
 /// that same transaction. The write lock is taken before the applied list is read, and the list
 /// is read again under the lock for each migration: two processes migrating at once never apply
-/// a migration twice (the second waits for the lock, then finds nothing left to do), and a
+/// a migration twice (the second waits for the lock, then applies only what is still pending), and a
 /// migration that fails is rolled back whole, leaving the database at the previous version with
 /// every earlier migration kept. A migration marked `-- stockroom:no-transaction` runs on its
 /// own, outside any transaction.
