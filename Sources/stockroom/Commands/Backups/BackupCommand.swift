@@ -9,12 +9,12 @@ struct BackupCommand: ParsableCommand {
         commandName: "backup",
         abstract: "Copy the database to DEST while other processes keep using it.",
         discussion: """
-            The copy is one consistent snapshot (SQLite's backup API), written beside DEST under a
-            temporary name, checked (integrity_check, schema version and counts), synced, and
-            only then renamed to DEST, readable by its owner only. The database is read, never
-            migrated, so any schema version can be backed up. On a terminal, progress goes to
-            stderr. Exit codes: 66 no database; 65 not a Stockroom database; 73 DEST exists
-            (without --force) or cannot be created; 74 the copy failed its check or could not be
+            The copy is one consistent snapshot (SQLite's backup API), written beside DEST under a \
+            temporary name, checked (integrity_check, schema version and counts), synced, and \
+            only then renamed to DEST, readable by its owner only. The database is read, never \
+            migrated, so any schema version can be backed up. On a terminal, progress goes to \
+            stderr. Exit codes: 66 no database; 65 not a Stockroom database; 73 DEST exists \
+            (without --force) or cannot be created; 74 the copy failed its check or could not be \
             written; 75 busy.
             """
     )

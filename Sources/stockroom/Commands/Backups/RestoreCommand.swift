@@ -7,12 +7,12 @@ struct RestoreCommand: ParsableCommand {
         commandName: "restore",
         abstract: "Replace the database's content with the backup SRC.",
         discussion: """
-            SRC is checked first, as `stockroom check` does; then, under the database's write
-            lock, the current content is kept as a dated safety copy beside the database
-            (NAME.before-restore-YYYYmmddTHHMMSSZ.EXT) and SRC is copied into the live file
-            through SQLite, so processes that have it open see the old content or the new, never
-            a mix. Exit codes: 66 SRC missing; 64 SRC is the database itself; 65 SRC breaks a
-            rule (unknown migrations, undecodable rows, not a Stockroom database); 74 SRC is not
+            SRC is checked first, as `stockroom check` does; then, under the database's write \
+            lock, the current content is kept as a dated safety copy beside the database \
+            (NAME.before-restore-YYYYmmddTHHMMSSZ.EXT) and SRC is copied into the live file \
+            through SQLite, so processes that have it open see the old content or the new, never \
+            a mix. Exit codes: 66 SRC missing; 64 SRC is the database itself; 65 SRC breaks a \
+            rule (unknown migrations, undecodable rows, not a Stockroom database); 74 SRC is not \
             a database or is damaged; 73 the database holds data (without --force); 75 busy.
             """
     )

@@ -6,8 +6,8 @@ struct DraftCommand: ParsableCommand {
         commandName: "draft",
         abstract: "Enter new items through drafts: add or duplicate, edit, then save or cancel.",
         discussion: """
-            A draft may have an empty name while it is edited; saving needs a name that is not
-            blank. Saving inserts the item and deletes the draft in one transaction. Several
+            A draft may have an empty name while it is edited; saving needs a name that is not \
+            blank. Saving inserts the item and deletes the draft in one transaction. Several \
             drafts can be open at once.
             """,
         subcommands: [AddDraft.self, DuplicateDraft.self, EditDraft.self, ListDrafts.self,

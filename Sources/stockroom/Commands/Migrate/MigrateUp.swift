@@ -8,9 +8,9 @@ struct MigrateUp: ParsableCommand {
         commandName: "up",
         abstract: "Apply pending migrations in order, each in its own transaction.",
         discussion: """
-            The write lock is taken before the applied list is read, and the list is read again
-            for every migration: a second `migrate up` running at the same time waits, then
-            applies only what is still pending. A failing migration is rolled back whole; the
+            The write lock is taken before the applied list is read, and the list is read again \
+            for every migration: a second `migrate up` running at the same time waits, then \
+            applies only what is still pending. A failing migration is rolled back whole; the \
             ones before it, already printed as applied, stay applied.
             """
     )

@@ -7,10 +7,10 @@ struct MigrateVerify: ParsableCommand {
         commandName: "verify",
         abstract: "Check checksums, versions and the live schema against the migrations; exit 65 when anything is off.",
         discussion: """
-            Reports an applied file that was edited, a version this stockroom does not know, a
-            skipped version, and any difference between the live schema and the schema the
-            applied migrations produce in a scratch in-memory database (an index dropped or a
-            trigger added by hand in the sqlite3 shell, a column changed). Findings are printed
+            Reports an applied file that was edited, a version this stockroom does not know, a \
+            skipped version, and any difference between the live schema and the schema the \
+            applied migrations produce in a scratch in-memory database (an index dropped or a \
+            trigger added by hand in the sqlite3 shell, a column changed). Findings are printed \
             one per line on stdout; the database is opened read-only.
             """
     )

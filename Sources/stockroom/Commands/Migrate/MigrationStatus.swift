@@ -9,9 +9,9 @@ struct MigrationStatus: ParsableCommand {
         commandName: "status",
         abstract: "List every migration with its state, without changing the database.",
         discussion: """
-            STATE is applied, pending, skipped (not applied although a later one is) or unknown
-            (recorded by a newer stockroom). CHECKSUM is "ok", or "MODIFIED" when the file
-            changed after it was applied. A database file that does not exist is not created:
+            STATE is applied, pending, skipped (not applied although a later one is) or unknown \
+            (recorded by a newer stockroom). CHECKSUM is "ok", or "MODIFIED" when the file \
+            changed after it was applied. A database file that does not exist is not created: \
             every migration reads as pending.
             """
     )

@@ -7,16 +7,16 @@ struct QueryCommand: ParsableCommand {
         commandName: "query",
         abstract: "Run one read-only SQL statement and print its rows.",
         discussion: """
-            The file is opened read-only and hardened (defensive mode, trusted_schema off, no
-            extensions, no ATTACH); SQLite itself must report the statement read-only, so writes,
-            VACUUM INTO and CREATE TEMP are refused before anything runs. Pass values with
-            --param, bound as text in order to the placeholders (?, ?2, :name), never spliced
-            into the SQL. JSON and CSV stream row by row; the table holds back its first 1000
+            The file is opened read-only and hardened (defensive mode, trusted_schema off, no \
+            extensions, no ATTACH); SQLite itself must report the statement read-only, so writes, \
+            VACUUM INTO and CREATE TEMP are refused before anything runs. Pass values with \
+            --param, bound as text in order to the placeholders (?, ?2, :name), never spliced \
+            into the SQL. JSON and CSV stream row by row; the table holds back its first 1000 \
             rows to size its columns, then streams.
 
-            Exit codes: 64 the SQL was refused before running (it does not compile, names a missing
-            table or column, writes, holds several statements, or takes a different number of
-            parameters, or uses ATTACH, load_extension() or fts3_tokenizer()); 65 it failed while
+            Exit codes: 64 the SQL was refused before running (it does not compile, names a missing \
+            table or column, writes, holds several statements, or takes a different number of \
+            parameters, or uses ATTACH, load_extension() or fts3_tokenizer()); 65 it failed while \
             running; 66 no database file; 74 not a database; 75 it ran past --timeout.
             """
     )
