@@ -4,7 +4,7 @@ import SQLiteCore
 extension DatabaseOptions {
     /// Opens the database for migrating, creating the file when it does not exist.
     func openForWriting() throws -> Database {
-        try Database(path: resolvedPath(), configuration: .init(busyTimeoutMilliseconds: busyTimeoutMilliseconds))
+        try Database(path: pathForWriting(), configuration: .init(busyTimeoutMilliseconds: busyTimeoutMilliseconds))
     }
 
     /// Opens the database read-only, or returns nil when the file does not exist: commands that

@@ -33,13 +33,19 @@ struct DatabaseOptions: ParsableArguments {
 
     var busyTimeoutMilliseconds: Int32 { Int32((busyTimeout * 1000).rounded()) }
 
-    /// Opens the store, creating the default folder when the default location is used.
+    /// Opens the store (creating and migrating the file when needed).
     func openStore() throws -> InventoryStore {
+        try InventoryStore(path: pathForWriting(), busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+    }
+
+    /// The path to open for writing. The default location's folder is created on first use;
+    /// a folder named by --db or $STOCKROOM_DB is the user's to create, so a typo fails (74).
+    func pathForWriting() -> String {
         let path = resolvedPath()
         if db == nil, ProcessInfo.processInfo.environment["STOCKROOM_DB"]?.isEmpty ?? true {
             try? FileManager.default.createDirectory(
                 atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         }
-        return try InventoryStore(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        return path
     }
 }
