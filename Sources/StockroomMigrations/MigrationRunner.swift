@@ -31,7 +31,8 @@ public final class MigrationRunner {
     /// The table that records applied migrations.
     public static let tableName = "schema_migrations"
 
-    static let createTableSQL = """
+    /// Creates the table when missing; run in the transaction of the first migration.
+    public static let createTableSQL = """
         CREATE TABLE IF NOT EXISTS schema_migrations (
             -- One row per migration file applied, written by stockroom in the same
             -- transaction as the migration itself.

@@ -33,9 +33,17 @@ struct DatabaseOptions: ParsableArguments {
 
     var busyTimeoutMilliseconds: Int32 { Int32((busyTimeout * 1000).rounded()) }
 
-    /// Opens the store (creating and migrating the file when needed).
+    /// Opens the store to write (creating and migrating the file when needed).
     func openStore() throws -> InventoryStore {
-        try InventoryStore(path: pathForWriting(), busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        Failure.startWaiting()
+        return try InventoryStore(path: pathForWriting(), busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+    }
+
+    /// Opens the store to read `contents` without changing the file; a missing file reads as
+    /// an empty inventory and is not created.
+    func openStoreForReading(_ contents: InventoryStore.Contents) throws -> InventoryStore {
+        Failure.startWaiting()
+        return try InventoryStore.reading(path: resolvedPath(), busyTimeoutMilliseconds: busyTimeoutMilliseconds, contents: contents)
     }
 
     /// The path to open for writing. The default location's folder is created on first use;
