@@ -85,7 +85,7 @@ public enum DatabaseFile {
     ) throws -> Database {
         let configuration = Database.Configuration(busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         if !FileManager.default.fileExists(atPath: path),
-           let created = try createWhole(path, configuration: configuration, migrations: migrations, upTo: target) {
+           let created = try createWhole(path, configuration: configuration, migrations: migrations, upTo: target, onApplied: onApplied) {
             created.forEach(onApplied)
         }
         let database = try Database(path: path, mode: .readWriteInspectFirst, configuration: configuration)
@@ -150,29 +150,47 @@ public enum DatabaseFile {
     /// - Returns: the migrations applied, or nil when another process created `path` first
     ///   (its file is used instead, and the temporary one removed).
     private static func createWhole(_ path: String, configuration: Database.Configuration,
-                                    migrations: MigrationSet, upTo target: Int?) throws -> [Migration]? {
+                                    migrations: MigrationSet, upTo target: Int?,
+                                    onApplied: (Migration) -> Void) throws -> [Migration]? {
         let temporary = DurableFile.temporaryPrefix(for: path) + "new-" + String(UUID().uuidString.prefix(8))
         defer { DurableFile.removeDatabaseFiles(temporary) }
-        let applied: [Migration]
+        var applied: [Migration] = []
+        var failure: (any Error)?
         do {
             let database = try Database(path: temporary, mode: .readWriteCreate, configuration: configuration)
-            applied = try MigrationRunner(database: database, migrations: migrations).migrate(upTo: target)
+            do {
+                try MigrationRunner(database: database, migrations: migrations).migrate(upTo: target) { applied.append($0) }
+            } catch {
+                // Like on an existing file, the migrations before the failing one stay applied
+                // (`migrate up` has said so); with none applied, nothing is left behind.
+                guard !applied.isEmpty else { throw error }
+                failure = error
+            }
             if applied.isEmpty { try giveEmptyFileAHeader(database) }
             // Closing the only connection checkpoints the WAL into the file and removes it.
         } catch let error as SQLiteError where error.isOpenOrPermissionProblem {
             throw DatabaseFileError.cannotCreate(path: path, error: error)
         }
+        if let failure {
+            if (try? place(temporary, at: path)) == true { applied.forEach(onApplied) }
+            throw failure
+        }
+        return try place(temporary, at: path) ? applied : nil
+    }
+
+    /// Syncs `temporary` and hard-links it to `path`; false when `path` appeared meanwhile.
+    private static func place(_ temporary: String, at path: String) throws -> Bool {
         do {
             try DurableFile.sync(temporary)
             guard link(temporary, path) == 0 else {
-                if errno == EEXIST { return nil }
+                if errno == EEXIST { return false }
                 throw DatabaseFileError.cannotCreate(path: path, error: SQLiteError(extendedCode: 14, message: String(cString: strerror(errno))))
             }
             try DurableFile.syncFolder(of: path)
         } catch let error as BackupError {
             throw DatabaseFileError.cannotCreate(path: path, error: SQLiteError(extendedCode: 10, message: error.description))
         }
-        return applied
+        return true
     }
 }
 
@@ -194,8 +212,22 @@ public enum DatabaseFileError: Error, Sendable, CustomStringConvertible {
             return "\(Self.name(path)) is a SQLite database but not a Stockroom one (tables: \(shown)); nothing was changed"
         case .cannotRead(let path, let error):
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-            return "cannot read \(path): \(error.message) (\(error.codeName)); check that the file is readable, and for a WAL database that \(folder) is writable or its -shm file exists"
+            if access(path, R_OK) != 0 {
+                return "cannot read \(path): \(String(cString: strerror(errno))) (\(error.codeName)); nothing was changed"
+            }
+            if access(folder, W_OK) != 0 {
+                return "cannot read \(path): its folder is read-only and SQLite needs to create \(URL(fileURLWithPath: path).lastPathComponent)-shm there to read a WAL database (\(error.codeName)); nothing was changed"
+            }
+            return "cannot read \(path): \(error.message) (\(error.codeName)); nothing was changed"
         case .cannotCreate(let path, let error):
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            var isFolder: ObjCBool = false
+            if !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) || !isFolder.boolValue {
+                return "cannot create the database \(path): the folder \(folder) does not exist (\(error.codeName))"
+            }
+            if access(folder, W_OK) != 0 {
+                return "cannot create the database \(path): the folder \(folder) is not writable (\(error.codeName))"
+            }
             return "cannot create the database \(path): \(error.message) (\(error.codeName)); nothing was left behind"
         case .needsMigration(let path, let version):
             return "\(Self.name(path)) has schema version \(version), older than this command reads; run `stockroom migrate up` first"
