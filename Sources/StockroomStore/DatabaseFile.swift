@@ -53,14 +53,20 @@ public enum DatabaseFile {
         path: String, busyTimeoutMilliseconds: Int32, migrations: MigrationSet = .embedded,
         accepting acceptance: Acceptance = []
     ) throws -> (database: Database, inspection: Inspection)? {
-        let database: Database
-        do {
-            database = try Database(path: path, mode: .queryOnly,
-                                    configuration: .init(busyTimeoutMilliseconds: busyTimeoutMilliseconds))
-        } catch let error as SQLiteError where error.isOpenOrPermissionProblem {
-            guard FileManager.default.fileExists(atPath: path) else { return nil }
-            throw DatabaseFileError.cannotRead(path: path, error: error)
+        var attempt = 0
+        var opened: Database?
+        while opened == nil {
+            do {
+                opened = try Database(path: path, mode: .queryOnly,
+                                      configuration: .init(busyTimeoutMilliseconds: busyTimeoutMilliseconds))
+            } catch let error as SQLiteError where error.isOpenOrPermissionProblem {
+                guard FileManager.default.fileExists(atPath: path) else { return nil }
+                // Another process may have created the file between the open and this check.
+                attempt += 1
+                if attempt > 1 { throw DatabaseFileError.cannotRead(path: path, error: error) }
+            }
         }
+        guard let database = opened else { return nil }
         let inspection: Inspection
         do {
             inspection = try inspect(database, migrations: migrations)

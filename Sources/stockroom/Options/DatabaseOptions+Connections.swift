@@ -22,22 +22,19 @@ extension DatabaseOptions {
                                                migrations: migrations, accepting: acceptance)?.database
     }
 
-    /// Opens the database read-only (`query`: SQLite's own read-only connection).
+    /// Opens the database for `query`: query-only (no file is created, none is left behind,
+    /// nothing is written), foreign files accepted.
     ///
     /// - Throws: a not-found failure (exit 66) when the file does not exist.
-    func requireExistingReadOnly() throws -> Database {
-        Failure.startWaiting()
-        let path = resolvedPath()
-        do {
-            return try Database(path: path, mode: .readOnly, configuration: .init(busyTimeoutMilliseconds: busyTimeoutMilliseconds))
-        } catch let error as SQLiteError where [14, 3, 8].contains(error.primaryCode) {
-            guard FileManager.default.fileExists(atPath: path) else { throw missing(path) }
-            throw DatabaseFileError.cannotRead(path: path, error: error)
+    func requireExistingForQuery() throws -> Database {
+        guard let database = try openExistingForReading(accepting: [.foreign, .untrustedMigrations]) else {
+            throw missing(resolvedPath())
         }
+        return database
     }
 
     /// The refusal of a command that needs an existing file.
     func missing(_ path: String) -> Failure.Message {
-        Failure.Message(code: .notFound, description: "no database at \(path); nothing was created (a command that writes, such as `stockroom items add`, creates it)")
+        Failure.Message(code: .notFound, description: "no database at \(path)")
     }
 }
