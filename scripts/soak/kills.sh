@@ -37,19 +37,19 @@ while (( kills < target_kills )); do
     # lock, the commit.
     victims=$((RANDOM % 2 + 1))
     sleep "$(printf "0.%03d" $((RANDOM % 13)))"
-    for ((v = 0; v < victims; v++)); do
-        kill -KILL "${pids[RANDOM % 4]}" 2>/dev/null && kills=$((kills + 1))
-    done
+    for ((v = 0; v < victims; v++)); do kill -KILL "${pids[RANDOM % 4]}" 2>/dev/null; done
     for ((p = 0; p < 4; p++)); do
-        wait "${pids[p]}"; code=$?
+        # Only a process that really died of SIGKILL counts as a kill (one that had already
+        # exited was acknowledged instead). The shell's "Killed" notice is not progress.
+        { wait "${pids[p]}"; code=$?; } 2>/dev/null
+        i=$((launched - 4 + p))
         if (( code == 0 )); then
-            if [[ $((launched - 4 + p)) -gt 0 && $(((launched - 4 + p) % 3)) -eq 2 ]]; then
-                echo "draft $(cat "$work/out.$p")" >>"$work/ledger"
-            else
-                echo "item $(cat "$work/out.$p")" >>"$work/ledger"
-            fi
+            if (( i % 3 == 2 )); then kind=draft; else kind=item; fi
+            echo "$kind $(cat "$work/out.$p")" >>"$work/ledger"
             acknowledged=$((acknowledged + 1))
-        elif (( code != 137 )); then
+        elif (( code == 137 )); then
+            kills=$((kills + 1))
+        else
             unexpected=$((unexpected + 1))
             [[ -z $first_unexpected ]] && first_unexpected="exit $code: $(head -c 200 "$work/err.$p")"
         fi
