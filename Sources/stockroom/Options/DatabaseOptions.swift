@@ -23,6 +23,7 @@ struct DatabaseOptions: ParsableArguments {
 
     /// The path chosen by --db, $STOCKROOM_DB, or the XDG default, in that order.
     func resolvedPath() -> String {
+        Failure.startWaiting() // every command resolves the path before it opens the file
         if let db { return db }
         let environment = ProcessInfo.processInfo.environment
         if let path = environment["STOCKROOM_DB"], !path.isEmpty { return path }
