@@ -10,6 +10,7 @@
 set -uo pipefail
 bin=${STOCKROOM_BIN:?set STOCKROOM_BIN to the stockroom binary}
 scale=${SOAK_SCALE:-1}
+[[ -x $bin ]] || { echo "error: STOCKROOM_BIN=$bin is not an executable" >&2; exit 2; }
 trials=$(awk -v s="$scale" 'BEGIN { n = int(180 * s + 0.5); print (n < 1 ? 1 : n) }')
 work=$(mktemp -d "${TMPDIR:-/tmp}/stockroom-first-open.XXXXXX")
 trap 'rm -rf "$work"' EXIT

@@ -11,6 +11,7 @@
 set -uo pipefail
 bin=${STOCKROOM_BIN:?set STOCKROOM_BIN to the stockroom binary}
 scale=${SOAK_SCALE:-1}
+[[ -x $bin ]] || { echo "error: STOCKROOM_BIN=$bin is not an executable" >&2; exit 2; }
 target_kills=$(awk -v s="$scale" 'BEGIN { n = int(1000 * s + 0.5); print (n < 1 ? 1 : n) }')
 work=$(mktemp -d "${TMPDIR:-/tmp}/stockroom-kills.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -20,7 +21,8 @@ export STOCKROOM_DB=$db
 
 kills=0 launched=0 acknowledged=0 unexpected=0 first_unexpected=""
 : >"$work/ledger"
-while (( kills < target_kills )); do
+# Stops early when writers fail for another reason: that is the finding, not more kills.
+while (( kills < target_kills && unexpected < 20 )); do
     # A batch of 4 writers; each line of their output is acknowledged only once it exits 0.
     pids=()
     for ((p = 0; p < 4; p++)); do

@@ -9,6 +9,7 @@
 set -uo pipefail
 bin=${STOCKROOM_BIN:?set STOCKROOM_BIN to the stockroom binary}
 scale=${SOAK_SCALE:-1}
+[[ -x $bin ]] || { echo "error: STOCKROOM_BIN=$bin is not an executable" >&2; exit 2; }
 per_writer=$(awk -v s="$scale" 'BEGIN { n = int(200 * s + 0.5); print (n < 1 ? 1 : n) }')
 timeout=${SOAK_BUSY_TIMEOUT:-30}
 work=$(mktemp -d "${TMPDIR:-/tmp}/stockroom-writers.XXXXXX")
