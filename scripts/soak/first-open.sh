@@ -81,7 +81,8 @@ for state in missing empty rollback-journal; do
     done
     detail="$processes processes in mixes of 2/4/8"
     [[ -n $first_failure ]] && detail="$detail; first failure: ${first_failure//$'\n'/ }"
-    printf 'ROW\tfirst-open races on a %s file\t%d\t%d\t%s\n' "$state" "$trials" "$failures" "$detail"
+    article=a; [[ $state == empty ]] && article=an
+    printf 'ROW\tfirst-open races on %s %s file\t%d\t%d\t%s\n' "$article" "$state" "$trials" "$failures" "$detail"
     (( failures > 0 )) && failed_rows=$((failed_rows + 1))
 done
 exit $(( failed_rows > 0 ? 1 : 0 ))
