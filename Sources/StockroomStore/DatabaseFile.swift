@@ -33,7 +33,9 @@ public enum DatabaseFile {
 
     /// Which findings a reader accepts instead of refusing.
     public struct Acceptance: OptionSet, Sendable {
+        /// The option bits.
         public let rawValue: Int
+        /// Creates a set from its bits.
         public init(rawValue: Int) { self.rawValue = rawValue }
         /// A SQLite file that is not a Stockroom database (`query`, `check`).
         public static let foreign = Acceptance(rawValue: 1)
@@ -211,6 +213,7 @@ public enum DatabaseFileError: Error, Sendable, CustomStringConvertible {
     /// The database's schema is older than this command can read.
     case needsMigration(path: String, version: Int)
 
+    /// One line naming the file and what to do, for the `error:` line.
     public var description: String {
         switch self {
         case .foreign(let path, let tables):
