@@ -23,8 +23,15 @@ public final class Database {
         /// the file's journal mode; fail when the file does not exist. For inspecting a file
         /// without changing it: unlike `readOnly`, SQLite parses the schema's CHECK constraints
         /// (so `integrity_check` tests them), and the last connection to close removes the
-        /// `-wal` and `-shm` files instead of leaving them behind.
+        /// `-wal` and `-shm` files instead of leaving them behind. When the file's `-wal` already
+        /// holds frames, closing does not checkpoint them into the file: the file is left
+        /// byte-identical. A write-protected file is opened for reading only.
         case queryOnly
+        /// Open for reading and writing without touching the file: no journal-mode switch, no
+        /// pragma that writes; fail when the file does not exist. The caller inspects the file
+        /// first (its tables, its migrations) and only then calls ``prepareForWriting()``, so
+        /// that a file it refuses stays byte-identical.
+        case readWriteInspectFirst
     }
 
     /// Connection settings applied when the database is opened.
@@ -46,6 +53,8 @@ public final class Database {
     public let path: String
     /// Whether the connection was opened read-only.
     public let isReadOnly: Bool
+    /// How long to wait for another connection's lock, in milliseconds.
+    public let busyTimeoutMilliseconds: Int32
     let handle: OpaquePointer
     private var statementCache: [String: Statement] = [:]
 
@@ -60,7 +69,7 @@ public final class Database {
         case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         case .readWrite: flags |= SQLITE_OPEN_READWRITE
         case .readOnly: flags |= SQLITE_OPEN_READONLY
-        case .queryOnly: flags |= SQLITE_OPEN_READWRITE
+        case .queryOnly, .readWriteInspectFirst: flags |= SQLITE_OPEN_READWRITE
         }
         var connection: OpaquePointer?
         let code = sqlite3_open_v2(path, &connection, flags, nil)
@@ -72,15 +81,21 @@ public final class Database {
         self.handle = connection
         self.path = path
         self.isReadOnly = mode == .readOnly || mode == .queryOnly
+        self.busyTimeoutMilliseconds = configuration.busyTimeoutMilliseconds
         sqlite3_extended_result_codes(connection, 1)
         sqlite3_busy_timeout(connection, configuration.busyTimeoutMilliseconds)
         do {
-            if !isReadOnly {
+            switch mode {
+            case .readWriteCreate, .readWrite:
                 // Reading the header here also surfaces SQLITE_NOTADB before any real work.
-                try execute("PRAGMA journal_mode = WAL")
-                try execute("PRAGMA synchronous = FULL")
-            } else {
-                if mode == .queryOnly { try execute("PRAGMA query_only = ON") }
+                try prepareForWriting()
+            case .readWriteInspectFirst:
+                break
+            case .readOnly, .queryOnly:
+                if mode == .queryOnly {
+                    try execute("PRAGMA query_only = ON")
+                    if Self.writeAheadLogHoldsFrames(path) { keepWriteAheadLogOnClose() }
+                }
                 try execute("SELECT count(*) FROM sqlite_schema")
             }
             try execute("PRAGMA foreign_keys = \(configuration.foreignKeys ? "ON" : "OFF")")
@@ -94,6 +109,63 @@ public final class Database {
     deinit {
         statementCache.removeAll()
         sqlite3_close_v2(handle)
+    }
+
+    /// Makes the connection ready to write: WAL journal and `synchronous=FULL`.
+    ///
+    /// Switching a file in rollback-journal mode to WAL needs the exclusive lock, and SQLite
+    /// answers a connection that would have to upgrade its lock with `SQLITE_BUSY` at once,
+    /// without calling the busy handler. So the switch is retried, with a short growing pause,
+    /// until the busy timeout has really passed; then it fails with `SQLITE_BUSY` saying so.
+    /// An in-memory database stays in its `memory` journal mode.
+    public func prepareForWriting() throws {
+        try retryingWhileBusy {
+            let statement = try prepare("PRAGMA journal_mode = WAL")
+            let mode = try statement.step() ? statement.text(at: 0).lowercased() : ""
+            guard mode == "wal" || mode == "memory" else {
+                // Another connection of this process holds the file, or a lock kept it: retry.
+                throw SQLiteError(extendedCode: SQLITE_BUSY, message: "the journal mode stayed \(mode), not wal")
+            }
+        }
+        try execute("PRAGMA synchronous = FULL")
+    }
+
+    /// Runs `body` again, after a short pause that grows from 1 to 25 ms, for as long as it
+    /// fails with `SQLITE_BUSY` (any extended code: `_SNAPSHOT`, `_RECOVERY`) and the busy
+    /// timeout has not passed. For the steps where SQLite reports BUSY without waiting on the
+    /// busy handler itself: a journal-mode switch, a first read while another process recovers
+    /// the WAL.
+    public func retryingWhileBusy<T>(_ body: () throws -> T) throws -> T {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .milliseconds(Int(busyTimeoutMilliseconds)))
+        var pause = Duration.milliseconds(1)
+        while true {
+            do {
+                return try body()
+            } catch let error as SQLiteError where error.isBusy && sqlite3_get_autocommit(handle) != 0 {
+                let now = clock.now
+                guard now < deadline else { throw error }
+                Thread.sleep(forTimeInterval: Self.seconds(min(pause, now.duration(to: deadline))))
+                pause = min(pause * 2, .milliseconds(25))
+            }
+        }
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        let parts = duration.components
+        return Double(parts.seconds) + Double(parts.attoseconds) * 1e-18
+    }
+
+    /// Whether `path`'s `-wal` file exists and is not empty.
+    static func writeAheadLogHoldsFrames(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path + "-wal", &info) == 0 && info.st_size > 0
+    }
+
+    /// Closing this connection will not checkpoint the WAL into the database file (which would
+    /// change its bytes), even when it is the last connection.
+    func keepWriteAheadLogOnClose() {
+        _ = csqlite_db_config_int(handle, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nil)
     }
 
     /// The version of the SQLite library in use, e.g. "3.40.1".

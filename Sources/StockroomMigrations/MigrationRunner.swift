@@ -31,7 +31,8 @@ public final class MigrationRunner {
     /// The table that records applied migrations.
     public static let tableName = "schema_migrations"
 
-    static let createTableSQL = """
+    /// Creates the table when missing; run in the transaction of the first migration.
+    public static let createTableSQL = """
         CREATE TABLE IF NOT EXISTS schema_migrations (
             -- One row per migration file applied, written by stockroom in the same
             -- transaction as the migration itself.
@@ -130,7 +131,8 @@ public final class MigrationRunner {
         var applied: [Migration] = []
         // Peeking without the lock only chooses how to run the next migration; which one runs,
         // if any, is decided again under the lock (another process may have applied it).
-        while let candidate = try pendingMigrations().first, candidate.version <= limit {
+        // The peek is retried while SQLite reports BUSY without waiting (a WAL being recovered).
+        while let candidate = try database.retryingWhileBusy({ try pendingMigrations().first }), candidate.version <= limit {
             let migration = candidate.runsInTransaction
                 ? try applyInTransaction(upTo: limit)
                 : try applyOutsideTransaction(candidate)

@@ -5,9 +5,11 @@ import StockroomMigrations
 
 /// The inventory kept in one SQLite file: open it, and use its repositories.
 ///
-/// Opening a store creates the file when it is missing and applies any pending migration, so a
-/// user's first command needs no setup step. A database migrated by a newer Stockroom, or whose
-/// applied migrations were edited, is refused before anything is read or written.
+/// Opening a store to write creates the file when it is missing and applies any pending
+/// migration, so a user's first command needs no setup step. Opening it to read changes
+/// nothing: the file is read as it is (see ``reading(path:busyTimeoutMilliseconds:contents:migrations:)``).
+/// A foreign file, a database migrated by a newer Stockroom, or one whose applied migrations
+/// were edited, is refused before anything is read or written (see ``DatabaseFile``).
 public final class InventoryStore {
     /// The connection; use it for transactions that span repositories.
     public let database: Database
@@ -21,9 +23,45 @@ public final class InventoryStore {
     /// - Throws: ``SQLiteError`` when the file cannot be opened or is not a database;
     ///   ``MigrationError`` when its migrations cannot be trusted or applied.
     public convenience init(path: String, busyTimeoutMilliseconds: Int32 = 5_000, migrations: MigrationSet = .embedded) throws {
-        let database = try Database(path: path, configuration: .init(busyTimeoutMilliseconds: busyTimeoutMilliseconds))
-        try MigrationRunner(database: database, migrations: migrations).ensureCurrent()
-        self.init(database: database)
+        self.init(database: try DatabaseFile.openForWriting(
+            path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, migrations: migrations))
+    }
+
+    /// The tables a read command needs, with the schema versions that matter to it.
+    public enum Contents: Sendable {
+        /// The `items` table.
+        case items
+        /// The `drafts` table.
+        case drafts
+
+        /// The migration that created the table: an older database has no such rows.
+        var createdIn: Int { self == .items ? 1 : 2 }
+        /// The oldest schema version this binary's queries on the table work with. Raise it
+        /// when a migration changes the table's columns.
+        var readableFrom: Int { createdIn }
+    }
+
+    /// Opens the store to read `contents`, changing nothing in the file.
+    ///
+    /// A missing file, a new (empty) one, or a database older than the migration that created
+    /// the table reads as an empty inventory (an in-memory stand-in); a database applied up to
+    /// a version the queries can read is read as it is, pending migrations left pending.
+    ///
+    /// - Throws: ``DatabaseFileError/needsMigration(path:version:)`` when the table's columns
+    ///   are older than the queries; whatever ``DatabaseFile/openForReading(path:busyTimeoutMilliseconds:migrations:accepting:)`` throws.
+    public static func reading(path: String, busyTimeoutMilliseconds: Int32 = 5_000, contents: Contents,
+                               migrations: MigrationSet = .embedded) throws -> InventoryStore {
+        if let (database, inspection) = try DatabaseFile.openForReading(
+            path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, migrations: migrations),
+           inspection.version >= contents.createdIn {
+            guard inspection.version >= contents.readableFrom else {
+                throw DatabaseFileError.needsMigration(path: path, version: inspection.version)
+            }
+            return InventoryStore(database: database)
+        }
+        let empty = try Database(path: ":memory:")
+        try MigrationRunner(database: empty, migrations: migrations).migrate()
+        return InventoryStore(database: empty)
     }
 
     /// Wraps a connection whose schema is already current.

@@ -27,6 +27,20 @@ enum Failure {
         let description: String
     }
 
+    /// When the command began to wait for the database, so that a busy failure can say how long
+    /// it waited (measured, not assumed).
+    private static let waitingSince = ContinuousClock.now
+
+    /// Marks the moment the command opens the database.
+    static func startWaiting() { _ = waitingSince }
+
+    /// Seconds since ``startWaiting()``, one decimal.
+    static var secondsWaited: String {
+        let waited = waitingSince.duration(to: .now).components
+        let seconds = Double(waited.seconds) + Double(waited.attoseconds) * 1e-18
+        return String(format: "%.1f", seconds)
+    }
+
     /// Prints `error` and returns the process exit code.
     static func report(_ error: any Error) -> Int32 {
         let (code, message) = classify(error)
@@ -67,6 +81,11 @@ enum Failure {
             }
         case let error as InventoryError:
             return (.dataError, error.description)
+        case let error as DatabaseFileError:
+            switch error {
+            case .foreign, .needsMigration: return (.dataError, error.description)
+            case .cannotRead, .cannotCreate: return (sqliteCode(errorOf: error) ?? .ioError, error.description)
+            }
         case let error as BackupError:
             return (code(for: error), error.description)
         case let error as MigrationError:
@@ -96,6 +115,14 @@ enum Failure {
         }
     }
 
+    private static func sqliteCode(errorOf error: DatabaseFileError) -> Code? {
+        switch error {
+        case .cannotRead(_, let underlying), .cannotCreate(_, let underlying):
+            underlying.isBusy ? .busy : .ioError
+        default: nil
+        }
+    }
+
     private static func sqliteCode(_ error: SQLiteError) -> Code? {
         if error.isBusy { return .busy }
         if error.isFileProblem { return .ioError }
@@ -108,7 +135,7 @@ enum Failure {
             return "the write may or may not have been saved: the disk reported an I/O error while committing (\(error.codeName): \(error.message)); check with `stockroom items list` before retrying"
         }
         if error.isBusy {
-            return "the database stayed locked by another process past the busy timeout (\(error.codeName)); nothing was changed, try again"
+            return "the database stayed locked by another process: gave up after waiting \(secondsWaited) s (--busy-timeout) (\(error.codeName)); nothing was changed, try again"
         }
         switch error.primaryCode {
         case 26: return "the file is not a SQLite database (\(error.codeName))"

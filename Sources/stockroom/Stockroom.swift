@@ -8,16 +8,18 @@ struct Stockroom: ParsableCommand {
         discussion: """
             The database is the file named by --db, else $STOCKROOM_DB, else
             ${XDG_DATA_HOME:-$HOME/.local/share}/stockroom/stockroom.sqlite. The first command \
-            run against a new file creates it and applies the schema.
+            that writes to a new file creates it and applies the schema; commands that only \
+            read never change the file (a missing one reads as empty and is not created).
 
             Exit codes: 0 success; 1 `migrate status --exit-code` found migrations not applied; \
             64 bad command line (unknown or conflicting flags, malformed or ambiguous id, invalid \
             value, SQL that `query` refuses); 65 data that breaks a rule (saving a draft with a \
             blank name, a row that does not decode, a database whose migrations cannot be trusted \
-            or that `migrate verify` finds off, a query that fails while running); 66 item, draft, \
+            or that `migrate verify` finds off, a query that fails while running, a SQLite file that \
+            is not a Stockroom database); 66 item, draft, \
             database file or migrations folder not found; 73 an output exists and --force was not \
             given, or cannot be created (backup, restore); 74 the file is not a SQLite database, is \
-            corrupt, or cannot be opened or written; 75 a time limit ran out: the database stayed \
+            corrupt, or cannot be read, opened, created or written; 75 a time limit ran out: the database stayed \
             busy past --busy-timeout, or a query ran past --timeout. Errors are one line on \
             stderr, starting with "error:".
             """,

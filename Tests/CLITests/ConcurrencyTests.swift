@@ -24,7 +24,7 @@ import Testing
     @Test func fourProcessesSavingFiftyDraftsEachLoseNothing() throws {
         let workers = 4, saves = 50
         // Create and migrate the file first, like a user's first command.
-        #expect(try Processes.stockroom(["items", "list", "--db", database]).status == 0)
+        #expect(try Processes.stockroom(["migrate", "up", "--db", database]).status == 0)
         let results = ResultsBox()
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             let result = Result {
@@ -65,7 +65,7 @@ import Testing
     }
 
     @Test func sigkillAtAnyMomentKeepsEveryAcknowledgedWrite() throws {
-        #expect(try Processes.stockroom(["items", "list", "--db", database]).status == 0)
+        #expect(try Processes.stockroom(["migrate", "up", "--db", database]).status == 0)
         var acknowledged: [String] = []
         var generator = SystemRandomNumberGenerator()
         for round in 0..<24 {

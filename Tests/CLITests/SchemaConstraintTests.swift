@@ -42,7 +42,7 @@ import Testing
 
     func migratedDatabase(_ directory: TemporaryDirectory) throws -> String {
         let path = directory.path("schema.sqlite")
-        let result = try Processes.stockroom(["items", "list", "--db", path])
+        let result = try Processes.stockroom(["migrate", "up", "--db", path])
         #expect(result.status == 0, "\(result)")
         return path
     }

@@ -1,27 +1,40 @@
 import Foundation
 import SQLiteCore
+import StockroomMigrations
+import StockroomStore
 
 extension DatabaseOptions {
-    /// Opens the database for migrating, creating the file when it does not exist.
-    func openForWriting() throws -> Database {
-        try Database(path: pathForWriting(), configuration: .init(busyTimeoutMilliseconds: busyTimeoutMilliseconds))
+    /// Opens the database to migrate it, creating the file when it does not exist, and applies
+    /// the pending migrations up to `target`; see ``DatabaseFile/openForWriting(path:busyTimeoutMilliseconds:migrations:upTo:onApplied:)``.
+    func migrate(_ migrations: MigrationSet, upTo target: Int?, onApplied: (Migration) -> Void) throws {
+        Failure.startWaiting()
+        _ = try DatabaseFile.openForWriting(path: pathForWriting(), busyTimeoutMilliseconds: busyTimeoutMilliseconds,
+                                           migrations: migrations, upTo: target, onApplied: onApplied)
     }
 
-    /// Opens the database read-only, or returns nil when the file does not exist: commands that
-    /// only look never create a file.
-    func openExistingReadOnly() throws -> Database? {
-        let path = resolvedPath()
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        return try Database(path: path, mode: .readOnly, configuration: .init(busyTimeoutMilliseconds: busyTimeoutMilliseconds))
+    /// Opens the database to read it without changing it, or returns nil when the file does
+    /// not exist: commands that only look never create a file. A foreign file is refused
+    /// unless `acceptance` says otherwise.
+    func openExistingForReading(_ migrations: MigrationSet = .embedded,
+                                accepting acceptance: DatabaseFile.Acceptance = []) throws -> Database? {
+        Failure.startWaiting()
+        return try DatabaseFile.openForReading(path: resolvedPath(), busyTimeoutMilliseconds: busyTimeoutMilliseconds,
+                                               migrations: migrations, accepting: acceptance)?.database
     }
 
-    /// Opens the database read-only.
+    /// Opens the database for `query`: query-only (no file is created, none is left behind,
+    /// nothing is written), foreign files accepted.
     ///
     /// - Throws: a not-found failure (exit 66) when the file does not exist.
-    func requireExistingReadOnly() throws -> Database {
-        guard let database = try openExistingReadOnly() else {
-            throw Failure.Message(code: .notFound, description: "no database at \(resolvedPath())")
+    func requireExistingForQuery() throws -> Database {
+        guard let database = try openExistingForReading(accepting: [.foreign, .untrustedMigrations]) else {
+            throw missing(resolvedPath())
         }
         return database
+    }
+
+    /// The refusal of a command that needs an existing file.
+    func missing(_ path: String) -> Failure.Message {
+        Failure.Message(code: .notFound, description: "no database at \(path)")
     }
 }

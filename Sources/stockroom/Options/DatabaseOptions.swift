@@ -23,6 +23,7 @@ struct DatabaseOptions: ParsableArguments {
 
     /// The path chosen by --db, $STOCKROOM_DB, or the XDG default, in that order.
     func resolvedPath() -> String {
+        Failure.startWaiting() // every command resolves the path before it opens the file
         if let db { return db }
         let environment = ProcessInfo.processInfo.environment
         if let path = environment["STOCKROOM_DB"], !path.isEmpty { return path }
@@ -33,9 +34,17 @@ struct DatabaseOptions: ParsableArguments {
 
     var busyTimeoutMilliseconds: Int32 { Int32((busyTimeout * 1000).rounded()) }
 
-    /// Opens the store (creating and migrating the file when needed).
+    /// Opens the store to write (creating and migrating the file when needed).
     func openStore() throws -> InventoryStore {
-        try InventoryStore(path: pathForWriting(), busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        Failure.startWaiting()
+        return try InventoryStore(path: pathForWriting(), busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+    }
+
+    /// Opens the store to read `contents` without changing the file; a missing file reads as
+    /// an empty inventory and is not created.
+    func openStoreForReading(_ contents: InventoryStore.Contents) throws -> InventoryStore {
+        Failure.startWaiting()
+        return try InventoryStore.reading(path: resolvedPath(), busyTimeoutMilliseconds: busyTimeoutMilliseconds, contents: contents)
     }
 
     /// The path to open for writing. The default location's folder is created on first use;

@@ -39,7 +39,7 @@ struct CheckCommand: ParsableCommand {
         for problem in report.problems { Output.line(problem.description) }
         guard report.isHealthy, let summary = report.summary else { return }
         let behind = summary.schemaVersion < report.latestKnownVersion
-            ? " of \(report.latestKnownVersion) (other stockroom commands migrate it when they open it)" : ""
+            ? " of \(report.latestKnownVersion) (commands that write migrate it, or run `stockroom migrate up`)" : ""
         Output.line("ok: \(path): schema version \(summary.schemaVersion)\(behind), \(summary.itemsAndDrafts)")
     }
 

@@ -11,7 +11,7 @@ struct ListDrafts: ParsableCommand {
     var format: RecordFormat = .table
 
     func run() throws {
-        let drafts = try database.openStore().drafts.all()
+        let drafts = try database.openStoreForReading(.drafts).drafts.all()
         switch format {
         case .json: Output.line(JSONPresentation.array(drafts.map(JSONPresentation.object(for:))))
         case .table: Output.lines(Presentation.table(for: drafts))

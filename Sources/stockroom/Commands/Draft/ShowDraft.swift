@@ -14,7 +14,7 @@ struct ShowDraft: ParsableCommand {
     var format: RecordFormat = .table
 
     func run() throws {
-        let drafts = try database.openStore().drafts
+        let drafts = try database.openStoreForReading(.drafts).drafts
         let entry = try drafts.draft(id: try drafts.resolveID(draftID))
         switch format {
         case .json: Output.line(JSONPresentation.object(for: entry))

@@ -57,7 +57,7 @@ struct ListItems: ParsableCommand {
     }
 
     func run() throws {
-        let items = try database.openStore().items
+        let items = try database.openStoreForReading(.items).items
         switch format {
         case .table:
             Output.lines(Presentation.table(for: try items.items(matching: query)))

@@ -18,7 +18,7 @@ struct ShowItem: ParsableCommand {
     var format: RecordFormat = .table
 
     func run() throws {
-        let items = try database.openStore().items
+        let items = try database.openStoreForReading(.items).items
         let item = try items.item(id: try items.resolveID(id))
         switch format {
         case .json: Output.line(JSONPresentation.object(for: item))

@@ -5,7 +5,7 @@ struct MigrateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
         abstract: "Inspect and apply schema migrations.",
-        discussion: "Other commands apply pending migrations on their own; these show and control them.",
+        discussion: "Commands that write apply pending migrations on their own (commands that read never do); these show and control them.",
         subcommands: [MigrationStatus.self, MigrateUp.self, MigrateVerify.self, MigrateSchema.self]
     )
 }

@@ -32,18 +32,19 @@ struct MigrateUp: ParsableCommand {
         }
         if dryRun { return try printPlan(migrations) }
 
-        let runner = MigrationRunner(database: try database.openForWriting(), migrations: migrations)
         // Printed as each one commits, so a failure later in the run still shows what was applied.
-        let applied = try runner.migrate(upTo: target) { migration in
+        var appliedCount = 0
+        try database.migrate(migrations, upTo: target) { migration in
+            appliedCount += 1
             Output.line("Applied \(migration.fileName)")
         }
-        if applied.isEmpty {
+        if appliedCount == 0 {
             Output.line(target.map { "Nothing to apply up to version \($0)." } ?? "The database is up to date.")
         }
     }
 
     private func printPlan(_ migrations: MigrationSet) throws {
-        let connection = try database.openExistingReadOnly() ?? Database(path: ":memory:")
+        let connection = try database.openExistingForReading(migrations) ?? Database(path: ":memory:")
         let plan = try MigrationRunner(database: connection, migrations: migrations).pendingMigrations()
             .filter { $0.version <= target ?? Int.max }
         for migration in plan {

@@ -20,7 +20,9 @@ struct MigrateVerify: ParsableCommand {
 
     func run() throws {
         let migrations = try source.migrationSet()
-        let connection = try database.requireExistingReadOnly()
+        guard let connection = try database.openExistingForReading(migrations, accepting: .untrustedMigrations) else {
+            throw database.missing(database.resolvedPath())
+        }
         let report = try MigrationRunner(database: connection, migrations: migrations).verify()
         let findings = report.findings
         Output.lines(findings)

@@ -27,7 +27,7 @@ struct MigrationStatus: ParsableCommand {
 
     func run() throws {
         let migrations = try source.migrationSet()
-        let connection = try database.openExistingReadOnly() ?? Database(path: ":memory:")
+        let connection = try database.openExistingForReading(migrations, accepting: .untrustedMigrations) ?? Database(path: ":memory:")
         let entries = try MigrationRunner(database: connection, migrations: migrations).status()
         switch format {
         case .table:

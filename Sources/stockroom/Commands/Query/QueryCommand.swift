@@ -44,7 +44,7 @@ struct QueryCommand: ParsableCommand {
     }
 
     func run() throws {
-        let connection = try database.requireExistingReadOnly()
+        let connection = try database.requireExistingForQuery()
         try connection.hardenForUntrustedQueries()
         let statement = try prepare(on: connection)
         guard statement.parameterCount == parameters.count else {
