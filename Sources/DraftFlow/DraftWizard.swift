@@ -108,6 +108,17 @@ public struct DraftWizard: Hashable, Sendable {
         return .next(next, storing: applied.item == before ? nil : edit)
     }
 
+    /// Takes `stored` (the same draft as read back from where it is kept) as the truth:
+    /// another front or process may have changed it while a question waited. The current
+    /// question is asked again with the stored value as its default; when the stored status
+    /// takes the other branch, the wizard goes back to the first question of the path.
+    public mutating func refresh(from stored: IdentifiedDraft) {
+        guard stored.id == entry.id, stored != entry else { return }
+        entry = stored
+        let kinds = DraftWizard.path(for: stored.draft.item)
+        step = makeStep(kinds.contains(step.kind) ? step.kind : kinds[0])
+    }
+
     /// The step before this one on the current path; the first step stays where it is.
     private func previousKind() -> WizardStep.Kind {
         let kinds = DraftWizard.path(for: entry.draft.item)

@@ -23,9 +23,15 @@ public enum WizardPresentation {
         }
     }
 
-    /// The review: the draft as `draft show` presents it, then the choices.
+    /// The review: a blank line, the draft as `draft show` presents it, then the choices.
     public static func review(for entry: IdentifiedDraft) -> [String] {
-        Presentation.details(for: entry) + [reviewChoices]
+        [""] + Presentation.details(for: entry) + [reviewChoices]
+    }
+
+    /// What is shown when `step` is asked again: the reason, then only the prompt line (a
+    /// review is not printed twice).
+    public static func reprompt(for step: WizardStep, because reason: WizardReask) -> [String] {
+        ["  " + reason.description] + prompt(for: step).suffix(1)
     }
 
     /// The review's prompt.

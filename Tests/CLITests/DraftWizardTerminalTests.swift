@@ -138,6 +138,8 @@ import Testing
         terminal.pressControlC()
         try terminal.expect("Draft kept; resume it with: stockroom draft wizard --draft \(draft)")
         #expect(try terminal.waitForExit() == 130, "\(terminal.transcript)")
+        #expect(terminal.localModes == terminal.initialLocalModes, "the terminal is left as it was found")
+        #expect(terminal.localModes & tcflag_t(ICANON | ECHO | ISIG) == tcflag_t(ICANON | ECHO | ISIG))
         // Every answer was stored as it was given.
         let shown = try database.stockroom("draft", "show", draft)
         #expect(shown.lines.contains("name:    Desk") && shown.lines.contains("status:  In stock: 3"), "\(shown)")
@@ -250,6 +252,26 @@ import Testing
         #expect(try terminal.waitForExit() == 66)
         #expect(try draftCount() == "0")
         #expect(try itemsJSON().isEmpty)
+    }
+
+    @Test func anotherProcessEditingTheDraftShowsInTheReview() throws {
+        let terminal = try wizard()
+        let draft = try draftID(terminal)
+        try terminal.expect("Name: ")
+        terminal.typeLine("Router")
+        try terminal.expect("[none]: ")
+        terminal.typeLine("")
+        try terminal.expect("In stock? [Y/n]: ")
+        terminal.typeLine("")
+        try terminal.expect("Quantity [1]: ")
+        #expect(try database.stockroom("draft", "edit", draft, "--color", "red").status == 0)
+        terminal.typeLine("2")
+        let review = try terminal.expect("[q]uit and keep the draft: ")
+        #expect(review.contains("colour:  red") && review.contains("status:  In stock: 2"), "\(review)")
+        terminal.typeLine("s")
+        try terminal.expect("Saved item ")
+        #expect(try terminal.waitForExit() == 0)
+        #expect(try itemsJSON().first?["color"] as? String == "red")
     }
 
     @Test func notATerminalIsRefusedAtOnceAndCreatesNothing() throws {

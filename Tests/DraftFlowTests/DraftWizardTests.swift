@@ -192,6 +192,28 @@ import Testing
         #expect(renamed.wizard.entry.draft.item.id != source.id)
     }
 
+    @Test func refreshingFromTheStoredDraftChangesTheDefaultsAndFollowsItsBranch() {
+        var wizard = run(["Desk", "", "", "3"]).wizard
+        #expect(wizard.step.kind == .review)
+        var stored = wizard.entry
+        stored.draft.item.color = .black
+        wizard.refresh(from: stored)
+        #expect(wizard.step == .review(stored))
+        var asked = run(["Desk", "", ""]).wizard
+        #expect(asked.step == .quantity(current: 1))
+        var elsewhere = asked.entry
+        elsewhere.draft.item.status = .inStock(quantity: 9)
+        asked.refresh(from: elsewhere)
+        #expect(asked.step == .quantity(current: 9))
+        elsewhere.draft.item.status = .outOfStock(isOnBackOrder: true)
+        asked.refresh(from: elsewhere)
+        #expect(asked.step == .name(current: "Desk"), "the quantity is off the stored draft's path")
+        let unchanged = run(["Desk"]).wizard
+        var same = unchanged
+        same.refresh(from: IdentifiedDraft(draft: Draft.newItem()))
+        #expect(same == unchanged, "another draft is ignored")
+    }
+
     @Test func anAnswerForAnotherStepLeavesTheWizardWhereItIs() {
         let wizard = DraftWizard(entry: fresh)
         #expect(wizard.transition(.quantity(3)) == .next(wizard, storing: nil))

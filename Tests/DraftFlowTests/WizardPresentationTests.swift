@@ -19,9 +19,18 @@ import Testing
     @Test func theReviewIsTheDraftAsDraftShowPresentsItThenTheChoices() {
         let entry = IdentifiedDraft(draft: .adding(Item(name: "Lamp", color: .yellow, status: .outOfStock(isOnBackOrder: true))))
         let lines = WizardPresentation.prompt(for: .review(entry))
-        #expect(Array(lines.dropLast()) == Presentation.details(for: entry))
+        #expect(lines.first == "")
+        #expect(Array(lines.dropFirst().dropLast()) == Presentation.details(for: entry))
         #expect(lines.contains("status:  Out of stock: on back order"))
         #expect(lines.last == "[s]ave / [e]dit / [c]ancel / [q]uit and keep the draft: ")
+    }
+
+    @Test func askingAgainShowsTheReasonThenOnlyThePrompt() {
+        let entry = IdentifiedDraft(draft: Draft.newItem())
+        #expect(WizardPresentation.reprompt(for: .review(entry), because: .unknownReviewChoice) ==
+                ["  " + WizardReask.unknownReviewChoice.description, WizardPresentation.reviewChoices])
+        #expect(WizardPresentation.reprompt(for: .quantity(current: 2), because: .invalidQuantity) ==
+                ["  " + WizardReask.invalidQuantity.description, "Quantity [2]: "])
     }
 
     @Test func everyReasonIsOneLine() {

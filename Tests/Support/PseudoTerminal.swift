@@ -31,6 +31,17 @@ public final class PseudoTerminalProcess: @unchecked Sendable {
     private var exitStatus: Int32?
     private let deadlineSeconds: Double
 
+    /// The terminal's local modes (ICANON, ECHO, ISIG, …) when the process started.
+    public private(set) var initialLocalModes: tcflag_t = 0
+
+    /// The terminal's local modes now: a process that changed them and did not put them back
+    /// would leave the person's terminal without echo or line editing.
+    public var localModes: tcflag_t {
+        var settings = termios()
+        _ = tcgetattr(master, &settings)
+        return settings.c_lflag
+    }
+
     /// Everything the process has printed (and the terminal echoed) so far.
     public var transcript: String { String(decoding: output, as: UTF8.self) }
 
@@ -51,6 +62,10 @@ public final class PseudoTerminalProcess: @unchecked Sendable {
         let slavePath = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var size = winsize(ws_row: 24, ws_col: 200, ws_xpixel: 0, ws_ypixel: 0)
         _ = ioctl(master, UInt(TIOCSWINSZ), &size)
+
+        var settings = termios()
+        _ = tcgetattr(master, &settings)
+        initialLocalModes = settings.c_lflag
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)

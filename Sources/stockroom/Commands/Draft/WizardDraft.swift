@@ -70,8 +70,12 @@ struct WizardDraft: ParsableCommand {
         var wizard = DraftWizard(entry: entry)
         var reask: WizardReask?
         while true {
-            var lines = WizardPresentation.prompt(for: wizard.step)
-            if let reask { lines.insert("  " + reask.description, at: 0) }
+            // The draft is the database's, not this process's: another process may have saved,
+            // cancelled or edited it while the last question waited. Say so, or take its
+            // values; never write it back.
+            wizard.refresh(from: try WizardDraft.stillOpen(entry, in: store))
+            let lines = reask.map { WizardPresentation.reprompt(for: wizard.step, because: $0) }
+                ?? WizardPresentation.prompt(for: wizard.step)
             terminal.write(lines.joined(separator: "\n"))
             let line: String
             switch terminal.readLine() {
@@ -83,9 +87,7 @@ struct WizardDraft: ParsableCommand {
                 terminal.write("\nDraft kept; resume it with: \(resume)\n")
                 throw Failure.Silent(code: .interrupted)
             }
-            // The draft is the database's, not this process's: another process may have saved
-            // or cancelled it while the question waited. Say so; never write it back.
-            try WizardDraft.requireStillOpen(entry, in: store)
+            _ = try WizardDraft.stillOpen(entry, in: store)
             reask = nil
             switch wizard.answering(line) {
             case .reask(let reason):
@@ -110,10 +112,13 @@ struct WizardDraft: ParsableCommand {
         }
     }
 
-    /// Throws a not-found failure naming what became of the draft when it is no longer open.
-    static func requireStillOpen(_ entry: IdentifiedDraft, in store: InventoryStore) throws {
+    /// The draft as stored now.
+    ///
+    /// - Throws: a not-found failure (exit 66) naming what became of the draft when another
+    ///   process saved or cancelled it.
+    static func stillOpen(_ entry: IdentifiedDraft, in store: InventoryStore) throws -> IdentifiedDraft {
         do {
-            _ = try store.drafts.draft(id: entry.id)
+            return try store.drafts.draft(id: entry.id)
         } catch StoreError.notFound {
             let draft = entry.id.lowercasedString
             if (try? store.items.item(id: entry.draft.item.id)) != nil {
