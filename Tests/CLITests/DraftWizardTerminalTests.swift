@@ -283,6 +283,13 @@ import Testing
         }
     }
 
+    @Test func draftAndDuplicateTogetherAreABadCommandLine() throws {
+        let result = try database.stockroom("draft", "wizard", "--draft", "0193", "--duplicate", "0194")
+        #expect(result.failed(with: 64), "\(result)")
+        #expect(result.errorMessage.contains("--draft and --duplicate cannot be used together"), "\(result)")
+        #expect(!database.exists)
+    }
+
     @Test func stdoutNotATerminalIsRefusedToo() throws {
         let terminal = try PseudoTerminalProcess("/bin/sh", ["-c", "\"$0\" draft wizard > /dev/null; echo \"exit $?\"", Processes.stockroomPath],
                                                  environment: ["STOCKROOM_DB": database.path])

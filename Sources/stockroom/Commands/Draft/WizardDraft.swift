@@ -52,6 +52,10 @@ struct WizardDraft: ParsableCommand {
             let (record, id): (String, String) = draftID.map { ("draft", $0) } ?? ("item", itemID ?? "")
             throw Failure.Message(code: .notFound, description: "no \(record) with id '\(id)': there is no database at \(path)")
         }
+        // Ctrl-C from here on is caught: one pressed while the draft is being created ends the
+        // wizard at its first question, with the draft kept and the line that resumes it.
+        let terminal = try WizardTerminal()
+        defer { terminal.restore() }
         let store = try database.openStore()
         let entry: IdentifiedDraft
         if let draftID {
@@ -62,8 +66,6 @@ struct WizardDraft: ParsableCommand {
             entry = try store.write { try store.drafts.startAdding() }
         }
 
-        let terminal = try WizardTerminal()
-        defer { terminal.restore() }
         let resume = WizardDraft.resumeCommand(draftID: entry.id, databaseOption: database.db)
         terminal.write("Draft \(entry.id.lowercasedString). \(WizardPresentation.help)\n")
 
