@@ -4,9 +4,10 @@ import Inventory
 /// being asked. Pure: no terminal, no database. A front shows ``step`` with
 /// ``WizardPresentation``, reads a line, and calls ``answering(_:)``.
 ///
-/// The order of the questions and the branch live in one function, ``path(for:)``: to add a
-/// step, add a ``WizardStep`` case, its parsing in ``WizardInput`` and its wording in
-/// ``WizardPresentation``, and put its kind in the path.
+/// The order of the questions and the branch live in one function, ``path(for:)``; both moving
+/// on and going back (`<`) walk it, so no step names another. To add a step: a ``WizardStep``
+/// case, its parsing in ``WizardInput``, the edit it stores in ``transition(_:)``, its wording
+/// in ``WizardPresentation``, and its place in the path.
 public struct DraftWizard: Hashable, Sendable {
     /// The draft with every answer given so far applied.
     public private(set) var entry: IdentifiedDraft
