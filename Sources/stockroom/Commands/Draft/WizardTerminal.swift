@@ -87,7 +87,8 @@ final class WizardTerminal {
 }
 
 /// The self-pipe the SIGINT handler writes to. The handler only calls write(2), which is safe
-/// in a signal handler.
+/// in a signal handler; the two ends are set (so their lazy initialisation is done) before
+/// the handler is installed, and never change afterwards.
 private enum InterruptPipe {
     nonisolated(unsafe) static var readEnd: Int32 = -1
     nonisolated(unsafe) static var writeEnd: Int32 = -1
