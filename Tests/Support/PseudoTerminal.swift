@@ -8,7 +8,7 @@ import Glibc
 /// Ctrl-C (0x03) to the terminal makes the kernel send it SIGINT, and Ctrl-D (0x04) at the start
 /// of a line is end of input.
 ///
-/// The test waits for text the process prints (``expect(_:)``) before typing, never sleeping.
+/// The test waits for text the process prints (``expect(_:)``) before typing; it never waits a fixed time.
 /// Every wait has a deadline: past it the process is killed and the test fails with the
 /// transcript so far, instead of hanging.
 public final class PseudoTerminalProcess: @unchecked Sendable {
