@@ -88,7 +88,10 @@ public struct DraftWizard: Hashable, Sendable {
             next.backOrderDefault = isOnBackOrder
         case (.review, .review(let choice)):
             switch choice {
-            case .save: return .finished(.save)
+            case .save:
+                // The draft may have been changed elsewhere since its name was asked.
+                do { _ = try entry.draft.itemToSave() } catch { return .reask(.cannotSave(reason: String(describing: error))) }
+                return .finished(.save)
             case .cancel: return .finished(.cancel)
             case .quit: return .finished(.quit)
             case .edit: return .next(moving(to: DraftWizard.path(for: entry.draft.item)[0]), storing: nil)

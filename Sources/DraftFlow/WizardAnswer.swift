@@ -40,6 +40,9 @@ public enum WizardReask: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidQuantity
     /// Not one of the review's choices.
     case unknownReviewChoice
+    /// Save was chosen but the draft breaks a rule of items (its name was blanked elsewhere);
+    /// `reason` is the domain's own line.
+    case cannotSave(reason: String)
 
     /// One line saying what to type instead.
     public var description: String { WizardPresentation.reason(for: self) }

@@ -55,6 +55,8 @@ public enum WizardPresentation {
             "the quantity must be a whole number of at least \(Status.minimumQuantity); for none, go back (\(WizardInput.backToken)) and answer no to \"In stock?\""
         case .unknownReviewChoice:
             "type s to save, e to edit, c to cancel the draft, or q to quit and keep it"
+        case .cannotSave(let reason):
+            "cannot save: \(reason); type e to edit the draft"
         }
     }
 

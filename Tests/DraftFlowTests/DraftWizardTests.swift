@@ -214,6 +214,16 @@ import Testing
         #expect(same == unchanged, "another draft is ignored")
     }
 
+    @Test func saveIsReaskedWhenTheStoredNameWasBlankedElsewhere() {
+        var wizard = run(["Desk", "", "", ""]).wizard
+        var blanked = wizard.entry
+        blanked.draft.item.name = " "
+        wizard.refresh(from: blanked)
+        #expect(wizard.answering("s") == .reask(.cannotSave(reason: InventoryError.blankName.description)))
+        guard case .next(let editing, nil) = wizard.answering("e") else { Issue.record("edit did not go back"); return }
+        #expect(editing.step == .name(current: " "))
+    }
+
     @Test func anAnswerForAnotherStepLeavesTheWizardWhereItIs() {
         let wizard = DraftWizard(entry: fresh)
         #expect(wizard.transition(.quantity(3)) == .next(wizard, storing: nil))

@@ -35,7 +35,8 @@ import Testing
 
     @Test func everyReasonIsOneLine() {
         let reasons: [WizardReask] = [.invalidName(reason: InventoryError.blankName.description), .unknownColor,
-                                      .notYesOrNo(defaultAnswer: true), .notYesOrNo(defaultAnswer: false), .invalidQuantity, .unknownReviewChoice]
+                                      .notYesOrNo(defaultAnswer: true), .notYesOrNo(defaultAnswer: false), .invalidQuantity, .unknownReviewChoice,
+                                      .cannotSave(reason: InventoryError.blankName.description)]
         for reason in reasons {
             #expect(!reason.description.isEmpty && !reason.description.contains("\n"))
         }
