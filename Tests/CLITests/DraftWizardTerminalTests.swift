@@ -138,6 +138,7 @@ import Testing
         terminal.pressControlC()
         try terminal.expect("Draft kept; resume it with: stockroom draft wizard --draft \(draft)")
         #expect(try terminal.waitForExit() == 130, "\(terminal.transcript)")
+        #expect(!terminal.transcript.contains("error:"), "an interrupt is not an error: one line, the resume command")
         #expect(terminal.localModes == terminal.initialLocalModes, "the terminal is left as it was found")
         #expect(terminal.localModes & tcflag_t(ICANON | ECHO | ISIG) == tcflag_t(ICANON | ECHO | ISIG))
         // Every answer was stored as it was given.
