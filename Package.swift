@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "StockroomMigrations", targets: ["StockroomMigrations"]),
         .library(name: "Inventory", targets: ["Inventory"]),
         .library(name: "StockroomStore", targets: ["StockroomStore"]),
+        .library(name: "DraftFlow", targets: ["DraftFlow"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -31,6 +32,8 @@ let package = Package(
         ),
         // The domain: items, statuses, drafts and how they read. Knows nothing of SQLite.
         .target(name: "Inventory"),
+        // The draft wizard as a pure state machine (steps, answers, wording): any front drives it.
+        .target(name: "DraftFlow", dependencies: ["Inventory"]),
         // Repositories that map the domain onto tagged columns.
         .target(name: "StockroomStore", dependencies: ["SQLiteCore", "StockroomMigrations", "Inventory"]),
         // The command-line front: thin over the store.
@@ -39,6 +42,7 @@ let package = Package(
             dependencies: [
                 "StockroomStore",
                 "Inventory",
+                "DraftFlow",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -55,6 +59,7 @@ let package = Package(
         .testTarget(name: "SQLiteCoreTests", dependencies: ["StockroomTestSupport", "SQLiteCore", "CSQLite"]),
         .testTarget(name: "MigrationsTests", dependencies: ["StockroomTestSupport", "StockroomMigrations", "SQLiteCore", "CSQLite"]),
         .testTarget(name: "InventoryTests", dependencies: ["StockroomTestSupport", "Inventory"]),
+        .testTarget(name: "DraftFlowTests", dependencies: ["DraftFlow", "Inventory"]),
         .testTarget(name: "StoreTests", dependencies: ["StockroomTestSupport", "StockroomStore", "Inventory", "SQLiteCore"]),
         .testTarget(name: "CLITests", dependencies: ["StockroomTestSupport", "stockroom", "StockroomStore", "Inventory", "SQLiteCore"]),
     ],

@@ -19,6 +19,7 @@ enum Failure {
         case cannotCreate = 73 // EX_CANTCREAT
         case ioError = 74      // EX_IOERR
         case busy = 75         // EX_TEMPFAIL
+        case interrupted = 130 // 128 + SIGINT: `draft wizard` stopped by Ctrl-C
     }
 
     /// A failure the CLI detects itself, with its exit code.
@@ -41,8 +42,15 @@ enum Failure {
         return String(format: "%.1f", seconds)
     }
 
+    /// A stop the command has already explained to the user (Ctrl-C in `draft wizard`): exit
+    /// with `code`, print nothing more.
+    struct Silent: Error {
+        let code: Code
+    }
+
     /// Prints `error` and returns the process exit code.
     static func report(_ error: any Error) -> Int32 {
+        if let silent = error as? Silent { return silent.code.rawValue }
         let (code, message) = classify(error)
         if code == .success {
             // --help, --version: ArgumentParser reports these as errors that mean success.

@@ -11,6 +11,6 @@ struct DraftCommand: ParsableCommand {
             drafts can be open at once.
             """,
         subcommands: [AddDraft.self, DuplicateDraft.self, EditDraft.self, ListDrafts.self,
-                      ShowDraft.self, SaveDraft.self, CancelDraft.self]
+                      ShowDraft.self, SaveDraft.self, CancelDraft.self, WizardDraft.self]
     )
 }
