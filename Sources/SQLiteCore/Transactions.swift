@@ -54,7 +54,7 @@ extension Database {
             rollbackIfNeeded()
             if error.primaryCode == SQLITE_IOERR {
                 throw SQLiteError(extendedCode: error.extendedCode, message: error.message, sql: error.sql,
-                                  expandedSQL: error.expandedSQL, isCommitOutcomeUnknown: true)
+                                  expandedSQL: error.expandedSQL, isCommitOutcomeUnknown: true, databasePath: error.databasePath)
             }
             throw error
         }

@@ -51,8 +51,16 @@ enum Failure {
                 text += (text.isEmpty ? "" : "; ") + trimmed
             }
         }
-        let first = text.prefix(1).lowercased()
-        return first + text.dropFirst()
+        return lowercasingFirstWord(text)
+    }
+
+    /// "The value" becomes "the value", as the line follows "error: "; a first word that is a
+    /// name or code (`SQLITE_FULL`, `SQL`, `UTF-8`, `--db`) keeps its casing.
+    private static func lowercasingFirstWord(_ text: String) -> String {
+        let firstWord = text.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
+        guard let first = firstWord.first, first.isUppercase,
+              firstWord.dropFirst().allSatisfy(\.isLowercase) else { return text }
+        return first.lowercased() + text.dropFirst()
     }
 
     static func classify(_ error: any Error) -> (Code, String) {
@@ -110,11 +118,14 @@ enum Failure {
         if error.isBusy {
             return "the database stayed locked by another process past the busy timeout (\(error.codeName)); nothing was changed, try again"
         }
-        switch error.primaryCode {
-        case 26: return "the file is not a SQLite database (\(error.codeName))"
-        case 11: return "the database file is corrupt (\(error.codeName): \(error.message))"
-        case 14: return "cannot open the database file (\(error.codeName): \(error.message))"
-        case 8: return "the database file cannot be written (\(error.codeName): \(error.message))"
+        switch error.primaryResult {
+        case .notADatabase: return "the file is not a SQLite database (\(error.codeName))"
+        case .corrupt: return "the database file is corrupt (\(error.codeName): \(error.message))"
+        case .cannotOpen: return "cannot open the database file (\(error.codeName): \(error.message))"
+        case .readOnly: return "the database file cannot be written (\(error.codeName): \(error.message))"
+        case .full:
+            let file = error.databasePath.map { " to \($0)" } ?? ""
+            return "the disk is full: SQLite could not write\(file) (\(error.codeName)); nothing was changed, free some space and try again"
         default: return error.description
         }
     }

@@ -72,7 +72,7 @@ struct QueryCommand: ParsableCommand {
             return try connection.prepareReadOnlyQuery(sql)
         } catch let refusal as QueryRefusal {
             throw Failure.Message(code: .usage, description: refusal.description)
-        } catch let error as SQLiteError where error.primaryCode == SQLiteCode.auth {
+        } catch let error as SQLiteError where error.primaryResult == .authorization {
             // SQLite's message is a bare "not authorized"; denied functions name themselves.
             throw Failure.Message(code: .usage, description:
                 "cannot run the query: \(error.message) (stockroom query does not allow ATTACH or DETACH)")
@@ -86,19 +86,13 @@ struct QueryCommand: ParsableCommand {
             return Failure.Message(code: .busy, description:
                 "the query ran past the time limit of \(timeout.formatted) seconds and was stopped; narrow it or raise --timeout")
         }
-        if error.primaryCode == SQLiteCode.readOnly {
+        if error.primaryResult == .readOnly {
             // The read-only connection caught a write that SQLite's read-only check let through.
             return Failure.Message(code: .usage, description: "the statement tried to write, and stockroom query only reads (\(error.message))")
         }
         if error.isBusy || error.isFileProblem { return error }
         return Failure.Message(code: .dataError, description: "the query failed while running: \(error.message)")
     }
-}
-
-/// Primary result codes the command tells apart, without importing the C module here.
-private enum SQLiteCode {
-    static let readOnly: Int32 = 8   // SQLITE_READONLY
-    static let auth: Int32 = 23      // SQLITE_AUTH: ATTACH or DETACH refused by the hardening
 }
 
 private extension Double {
