@@ -99,7 +99,7 @@ enum Failure {
         case .sameFile: .usage
         case .notStockroomDatabase: .dataError
         case .destinationExists, .cannotCreate, .liveDatabaseNotEmpty: .cannotCreate
-        case .unreadable, .fileSystem, .copyDamaged: .ioError
+        case .unreadable, .fileSystem, .copyDamaged, .placedButNotSynced, .placedWithLitter, .diskFull: .ioError
         case .sourceRejected: error.isCorruption ? .ioError : .dataError
         }
     }
