@@ -74,6 +74,7 @@ enum Failure {
             case .undecodableRow: return (.dataError, error.description)
             }
         case let error as InventoryError:
+            if case .controlCharacterInName = error { return (.usage, error.description) }
             return (.dataError, error.description)
         case let error as BackupError:
             return (code(for: error), error.description)
