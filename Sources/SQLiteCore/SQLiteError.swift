@@ -57,6 +57,10 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible, CustomDebug
     /// The primary result code as a ``SQLiteResultCode`` (nil only for a code SQLite never returns).
     public var primaryResult: SQLiteResultCode? { SQLiteResultCode(rawValue: primaryCode) }
 
+    /// A `write()` failed (`SQLITE_IOERR_WRITE`): an I/O error, or the file-size limit
+    /// (`ulimit -f`) was reached.
+    public var isFailedWrite: Bool { extendedCode == SQLITE_IOERR | 3 << 8 }
+
     /// The disk or the file system quota is full (`SQLITE_FULL`): SQLite could not write.
     public var isDiskFull: Bool { primaryResult == .full }
 

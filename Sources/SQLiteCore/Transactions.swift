@@ -52,7 +52,11 @@ extension Database {
             try withStatement("COMMIT") { try $0.run() }
         } catch let error as SQLiteError {
             rollbackIfNeeded()
-            if error.primaryCode == SQLITE_IOERR {
+            // A write that failed (SQLITE_IOERR_WRITE: EIO, EFBIG past `ulimit -f`) left no
+            // commit record: the WAL's commit frame is written last and checksummed, and a
+            // rollback journal restores the file. Any other I/O error (a failed fsync) may
+            // come after the commit record reached the disk.
+            if error.primaryResult == .ioError && !error.isFailedWrite {
                 throw SQLiteError(extendedCode: error.extendedCode, message: error.message, sql: error.sql,
                                   expandedSQL: error.expandedSQL, isCommitOutcomeUnknown: true, databasePath: error.databasePath)
             }

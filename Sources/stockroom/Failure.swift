@@ -124,6 +124,9 @@ enum Failure {
         case .corrupt: return "the database file is corrupt (\(error.codeName): \(error.message))"
         case .cannotOpen: return "cannot open the database file (\(error.codeName): \(error.message))"
         case .readOnly: return "the database file cannot be written (\(error.codeName): \(error.message))"
+        case .ioError where error.isFailedWrite:
+            let file = error.databasePath.map { " to \($0)" } ?? ""
+            return "could not write\(file): the disk reported an I/O error or the file-size limit (ulimit -f) was reached (\(error.codeName)); nothing was changed"
         case .full:
             let file = error.databasePath.map { " to \($0)" } ?? ""
             return "the disk is full: SQLite could not write\(file) (\(error.codeName)); nothing was changed, free some space and try again"

@@ -21,7 +21,9 @@ enum StartUp {
     ///   argument is not valid UTF-8.
     static func arguments() throws -> [String] {
         let count = Int(CommandLine.argc)
-        guard count > 0, !CommandLine.arguments.isEmpty else {
+        // Linux (since 5.18) turns an empty argv into [""]: a program's name is never empty.
+        let hasOwnName = count > 0 && CommandLine.unsafeArgv[0].map { $0.pointee != 0 } == true
+        guard hasOwnName, !CommandLine.arguments.isEmpty else {
             throw Failure.Message(code: .software, description:
                 "the process received no command-line arguments, not even its own name (is /proc readable?); nothing was done")
         }
