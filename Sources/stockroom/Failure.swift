@@ -127,6 +127,9 @@ enum Failure {
         case .ioError where error.isFailedWrite:
             let file = error.databasePath.map { " to \($0)" } ?? ""
             return "could not write\(file): the disk reported an I/O error or the file-size limit (ulimit -f) was reached (\(error.codeName)); nothing was changed"
+        case .ioError:
+            let file = error.databasePath.map { " on \($0)" } ?? ""
+            return "the disk reported an I/O error\(file) (\(error.codeName): \(error.message)); nothing was changed"
         case .full:
             let file = error.databasePath.map { " to \($0)" } ?? ""
             return "the disk is full: SQLite could not write\(file) (\(error.codeName)); nothing was changed, free some space and try again"
