@@ -1,14 +1,19 @@
 /// A domain rule was broken.
 public enum InventoryError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// An item's name is empty or only whitespace.
+    /// An item's name is empty or only white space and invisible characters (``ItemName/isBlank(_:)``).
     case blankName
+    /// A name holds a control character (its code point, and its 1-based position in the name
+    /// counted in Unicode scalars).
+    case controlCharacterInName(UInt32, position: Int)
     /// An in-stock quantity below 1.
     case invalidQuantity(Int)
 
     /// One line for the user.
     public var description: String {
         switch self {
-        case .blankName: "an item's name must not be empty or blank"
+        case .blankName: "an item's name must not be empty or blank (spaces, no-break and zero-width characters count as blank)"
+        case .controlCharacterInName(let value, let position):
+            "the name contains a control character (\(ItemName.codePoint(value))) at position \(position); names may not hold tabs, line breaks or terminal escapes"
         case .invalidQuantity(let quantity): "quantity must be at least \(Status.minimumQuantity) to be in stock (got \(quantity)); use out of stock instead"
         }
     }

@@ -21,14 +21,16 @@ public struct Item: Identifiable, Hashable, Sendable {
 
     /// Checks the rules of an item in the inventory: a name that is not blank, a valid status.
     ///
-    /// - Throws: ``InventoryError/blankName`` or ``InventoryError/invalidQuantity(_:)``.
+    /// - Throws: ``InventoryError/controlCharacterInName(_:position:)``, ``InventoryError/blankName``
+    ///   or ``InventoryError/invalidQuantity(_:)``.
     public func validate() throws {
+        try ItemName.validate(name)
         if Item.isBlank(name) { throw InventoryError.blankName }
         try status.validate()
     }
 
-    /// True when `name` is empty or only whitespace.
+    /// True when `name` shows nothing (``ItemName/isBlank(_:)``).
     public static func isBlank(_ name: String) -> Bool {
-        name.allSatisfy { $0.isWhitespace }
+        ItemName.isBlank(name)
     }
 }

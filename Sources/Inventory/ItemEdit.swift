@@ -27,11 +27,15 @@ public struct ItemEdit: Sendable, Equatable {
     /// True when the edit changes nothing.
     public var isEmpty: Bool { name == nil && color == nil && status == nil }
 
-    /// The item with this edit applied. Validates the new status; the name is checked where it
-    /// matters (an item in the inventory, a draft being saved).
+    /// The item with this edit applied. Validates the new status and refuses a name with a
+    /// control character; a blank name is refused where it matters (an item in the inventory,
+    /// a draft being saved).
     public func applied(to item: Item) throws -> Item {
         var edited = item
-        if let name { edited.name = name }
+        if let name {
+            try ItemName.validate(name)
+            edited.name = name
+        }
         switch color {
         case .set(let newColor): edited.color = newColor
         case .remove: edited.color = nil

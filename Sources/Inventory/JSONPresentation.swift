@@ -33,7 +33,8 @@ public enum JSONPresentation {
         "[" + objects.joined(separator: ",") + "]"
     }
 
-    /// Appends `value` as a JSON string literal (RFC 8259 escaping).
+    /// Appends `value` as a JSON string literal (RFC 8259 escaping; DEL and C1 controls are
+    /// escaped too, so the output never carries a raw control character).
     public static func appendString(_ value: String, to text: inout String) {
         text += "\""
         for scalar in value.unicodeScalars {
@@ -43,7 +44,7 @@ public enum JSONPresentation {
             case "\n": text += "\\n"
             case "\r": text += "\\r"
             case "\t": text += "\\t"
-            case _ where scalar.value < 0x20:
+            case _ where ItemName.isControl(scalar):
                 let hex = String(scalar.value, radix: 16)
                 text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: text.unicodeScalars.append(scalar)

@@ -14,9 +14,11 @@ public enum Presentation {
         color?.rawValue ?? "-"
     }
 
-    /// The name as shown: a draft's empty name reads "(no name)" rather than vanishing.
+    /// The name as shown: a draft's empty name reads "(no name)" rather than vanishing, and a
+    /// control character stored in the file (written there by hand) is shown escaped
+    /// (``ItemName/visible(_:)``), never sent raw to the terminal.
     public static func displayName(_ name: String) -> String {
-        Item.isBlank(name) ? "(no name)" : name
+        Item.isBlank(name) ? "(no name)" : ItemName.visible(name)
     }
 
     /// One item on one line: `Keyboard  blue  In stock: 100`.

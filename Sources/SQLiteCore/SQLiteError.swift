@@ -2,7 +2,7 @@ import CSQLite
 
 /// An error reported by SQLite, carrying everything needed to understand it without a debugger:
 /// the extended result code, SQLite's own message, and the SQL and arguments that were running.
-public struct SQLiteError: Error, Sendable, CustomStringConvertible {
+public struct SQLiteError: Error, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     /// The extended result code (for example `SQLITE_CONSTRAINT_CHECK`, 275).
     public let extendedCode: Int32
     /// SQLite's message for this failure (`sqlite3_errmsg`), or the generic text of the code.
@@ -14,6 +14,9 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
     /// True when the failure happened at COMMIT with an I/O error: SQLite may or may not have
     /// made the transaction durable, so the caller must not claim that the write failed.
     public let isCommitOutcomeUnknown: Bool
+    /// The file of the connection that failed, when known, so a message can say what could not
+    /// be read or written.
+    public let databasePath: String?
 
     /// Creates an error from its parts.
     public init(
@@ -21,13 +24,15 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
         message: String,
         sql: String? = nil,
         expandedSQL: String? = nil,
-        isCommitOutcomeUnknown: Bool = false
+        isCommitOutcomeUnknown: Bool = false,
+        databasePath: String? = nil
     ) {
         self.extendedCode = extendedCode
         self.message = message
         self.sql = sql
         self.expandedSQL = expandedSQL
         self.isCommitOutcomeUnknown = isCommitOutcomeUnknown
+        self.databasePath = databasePath
     }
 
     /// Reads the current error of a connection.
@@ -41,11 +46,23 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
         } else {
             text = String(cString: sqlite3_errstr(code))
         }
-        self.init(extendedCode: resolved, message: text, sql: sql, expandedSQL: expandedSQL)
+        let file = connection.flatMap { sqlite3_db_filename($0, "main") }.map { String(cString: $0) }
+        self.init(extendedCode: resolved, message: text, sql: sql, expandedSQL: expandedSQL,
+                  databasePath: file?.isEmpty == false ? file : nil)
     }
 
     /// The primary result code (the low byte of the extended code), e.g. `SQLITE_CONSTRAINT`.
     public var primaryCode: Int32 { extendedCode & 0xFF }
+
+    /// The primary result code as a ``SQLiteResultCode`` (nil only for a code SQLite never returns).
+    public var primaryResult: SQLiteResultCode? { SQLiteResultCode(rawValue: primaryCode) }
+
+    /// A `write()` failed (`SQLITE_IOERR_WRITE`): an I/O error, or the file-size limit
+    /// (`ulimit -f`) was reached.
+    public var isFailedWrite: Bool { extendedCode == SQLITE_IOERR | 3 << 8 }
+
+    /// The disk or the file system quota is full (`SQLITE_FULL`): SQLite could not write.
+    public var isDiskFull: Bool { primaryResult == .full }
 
     /// SQLite's symbolic name for the extended code, such as `SQLITE_BUSY` or `SQLITE_CONSTRAINT_CHECK`.
     public var codeName: String { SQLiteResultCodeNames.name(for: extendedCode) }
@@ -65,14 +82,26 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
     /// The statement was stopped by `sqlite3_interrupt` (for example a query time limit).
     public var isInterrupted: Bool { primaryCode == SQLITE_INTERRUPT }
 
-    /// One line: code, message, and the SQL that failed.
+    /// One line for users and logs: code, message, and the SQL that failed as it was written,
+    /// with placeholders, never the values bound to them (those may be personal data, such as
+    /// a name).
     public var description: String {
+        describe(sql)
+    }
+
+    /// As ``description`` but with the bound values spelled out (``expandedSQL``), for
+    /// debugging only: never show it to users or write it to logs.
+    public var debugDescription: String {
+        describe(expandedSQL ?? sql)
+    }
+
+    private func describe(_ statement: String?) -> String {
         var text = "\(codeName) (\(extendedCode)): \(message)"
         if isCommitOutcomeUnknown {
             text += "; the commit's outcome is unknown, the write may or may not have been saved"
         }
-        if let sql = expandedSQL ?? sql {
-            text += " — in `\(SQLiteError.oneLine(sql))`"
+        if let statement {
+            text += " — in `\(SQLiteError.oneLine(statement))`"
         }
         return text
     }
@@ -87,35 +116,25 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
 enum SQLiteResultCodeNames {
     static func name(for code: Int32) -> String {
         if let extended = extendedNames[code] { return extended }
-        return primaryNames[code & 0xFF] ?? "SQLITE_ERROR_\(code)"
+        return SQLiteResultCode(rawValue: code & 0xFF)?.name ?? "SQLITE_ERROR_\(code)"
     }
 
-    private static let primaryNames: [Int32: String] = [
-        0: "SQLITE_OK", 1: "SQLITE_ERROR", 2: "SQLITE_INTERNAL", 3: "SQLITE_PERM", 4: "SQLITE_ABORT",
-        5: "SQLITE_BUSY", 6: "SQLITE_LOCKED", 7: "SQLITE_NOMEM", 8: "SQLITE_READONLY",
-        9: "SQLITE_INTERRUPT", 10: "SQLITE_IOERR", 11: "SQLITE_CORRUPT", 12: "SQLITE_NOTFOUND",
-        13: "SQLITE_FULL", 14: "SQLITE_CANTOPEN", 15: "SQLITE_PROTOCOL", 16: "SQLITE_EMPTY",
-        17: "SQLITE_SCHEMA", 18: "SQLITE_TOOBIG", 19: "SQLITE_CONSTRAINT", 20: "SQLITE_MISMATCH",
-        21: "SQLITE_MISUSE", 22: "SQLITE_NOLFS", 23: "SQLITE_AUTH", 24: "SQLITE_FORMAT",
-        25: "SQLITE_RANGE", 26: "SQLITE_NOTADB", 27: "SQLITE_NOTICE", 28: "SQLITE_WARNING",
-        100: "SQLITE_ROW", 101: "SQLITE_DONE",
-    ]
-
+    /// Extended codes are a primary code with a detail number in the second byte.
     private static let extendedNames: [Int32: String] = [
-        275: "SQLITE_CONSTRAINT_CHECK", 531: "SQLITE_CONSTRAINT_COMMITHOOK",
-        787: "SQLITE_CONSTRAINT_FOREIGNKEY", 1043: "SQLITE_CONSTRAINT_FUNCTION",
-        1299: "SQLITE_CONSTRAINT_NOTNULL", 1555: "SQLITE_CONSTRAINT_PRIMARYKEY",
-        1811: "SQLITE_CONSTRAINT_TRIGGER", 2067: "SQLITE_CONSTRAINT_UNIQUE",
-        2323: "SQLITE_CONSTRAINT_VTAB", 2579: "SQLITE_CONSTRAINT_ROWID",
-        3091: "SQLITE_CONSTRAINT_DATATYPE",
-        261: "SQLITE_BUSY_RECOVERY", 517: "SQLITE_BUSY_SNAPSHOT", 773: "SQLITE_BUSY_TIMEOUT",
-        264: "SQLITE_READONLY_RECOVERY", 520: "SQLITE_READONLY_CANTLOCK", 776: "SQLITE_READONLY_ROLLBACK",
-        1032: "SQLITE_READONLY_DBMOVED", 1288: "SQLITE_READONLY_CANTINIT", 1544: "SQLITE_READONLY_DIRECTORY",
-        266: "SQLITE_IOERR_READ", 522: "SQLITE_IOERR_SHORT_READ", 778: "SQLITE_IOERR_WRITE",
-        1034: "SQLITE_IOERR_FSYNC", 1290: "SQLITE_IOERR_DIR_FSYNC", 1546: "SQLITE_IOERR_TRUNCATE",
-        3338: "SQLITE_IOERR_SHMOPEN", 4874: "SQLITE_IOERR_SHMSIZE",
-        267: "SQLITE_CORRUPT_VTAB", 523: "SQLITE_CORRUPT_SEQUENCE", 779: "SQLITE_CORRUPT_INDEX",
-        270: "SQLITE_CANTOPEN_NOTEMPDIR", 526: "SQLITE_CANTOPEN_ISDIR", 782: "SQLITE_CANTOPEN_FULLPATH",
-        513: "SQLITE_ERROR_RETRY", 257: "SQLITE_ERROR_MISSING_COLLSEQ", 769: "SQLITE_ERROR_SNAPSHOT",
+        SQLITE_CONSTRAINT | 1 << 8: "SQLITE_CONSTRAINT_CHECK", SQLITE_CONSTRAINT | 2 << 8: "SQLITE_CONSTRAINT_COMMITHOOK",
+        SQLITE_CONSTRAINT | 3 << 8: "SQLITE_CONSTRAINT_FOREIGNKEY", SQLITE_CONSTRAINT | 4 << 8: "SQLITE_CONSTRAINT_FUNCTION",
+        SQLITE_CONSTRAINT | 5 << 8: "SQLITE_CONSTRAINT_NOTNULL", SQLITE_CONSTRAINT | 6 << 8: "SQLITE_CONSTRAINT_PRIMARYKEY",
+        SQLITE_CONSTRAINT | 7 << 8: "SQLITE_CONSTRAINT_TRIGGER", SQLITE_CONSTRAINT | 8 << 8: "SQLITE_CONSTRAINT_UNIQUE",
+        SQLITE_CONSTRAINT | 9 << 8: "SQLITE_CONSTRAINT_VTAB", SQLITE_CONSTRAINT | 10 << 8: "SQLITE_CONSTRAINT_ROWID",
+        SQLITE_CONSTRAINT | 12 << 8: "SQLITE_CONSTRAINT_DATATYPE",
+        SQLITE_BUSY | 1 << 8: "SQLITE_BUSY_RECOVERY", SQLITE_BUSY | 2 << 8: "SQLITE_BUSY_SNAPSHOT", SQLITE_BUSY | 3 << 8: "SQLITE_BUSY_TIMEOUT",
+        SQLITE_READONLY | 1 << 8: "SQLITE_READONLY_RECOVERY", SQLITE_READONLY | 2 << 8: "SQLITE_READONLY_CANTLOCK", SQLITE_READONLY | 3 << 8: "SQLITE_READONLY_ROLLBACK",
+        SQLITE_READONLY | 4 << 8: "SQLITE_READONLY_DBMOVED", SQLITE_READONLY | 5 << 8: "SQLITE_READONLY_CANTINIT", SQLITE_READONLY | 6 << 8: "SQLITE_READONLY_DIRECTORY",
+        SQLITE_IOERR | 1 << 8: "SQLITE_IOERR_READ", SQLITE_IOERR | 2 << 8: "SQLITE_IOERR_SHORT_READ", SQLITE_IOERR | 3 << 8: "SQLITE_IOERR_WRITE",
+        SQLITE_IOERR | 4 << 8: "SQLITE_IOERR_FSYNC", SQLITE_IOERR | 5 << 8: "SQLITE_IOERR_DIR_FSYNC", SQLITE_IOERR | 6 << 8: "SQLITE_IOERR_TRUNCATE",
+        SQLITE_IOERR | 13 << 8: "SQLITE_IOERR_SHMOPEN", SQLITE_IOERR | 19 << 8: "SQLITE_IOERR_SHMSIZE",
+        SQLITE_CORRUPT | 1 << 8: "SQLITE_CORRUPT_VTAB", SQLITE_CORRUPT | 2 << 8: "SQLITE_CORRUPT_SEQUENCE", SQLITE_CORRUPT | 3 << 8: "SQLITE_CORRUPT_INDEX",
+        SQLITE_CANTOPEN | 1 << 8: "SQLITE_CANTOPEN_NOTEMPDIR", SQLITE_CANTOPEN | 2 << 8: "SQLITE_CANTOPEN_ISDIR", SQLITE_CANTOPEN | 3 << 8: "SQLITE_CANTOPEN_FULLPATH",
+        SQLITE_ERROR | 2 << 8: "SQLITE_ERROR_RETRY", SQLITE_ERROR | 1 << 8: "SQLITE_ERROR_MISSING_COLLSEQ", SQLITE_ERROR | 3 << 8: "SQLITE_ERROR_SNAPSHOT",
     ]
 }

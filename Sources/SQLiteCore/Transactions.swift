@@ -48,13 +48,22 @@ extension Database {
             rollbackIfNeeded()
             throw error
         }
+        let commit = CommitWatch(handle)
+        defer { commit.end() }
         do {
             try withStatement("COMMIT") { try $0.run() }
         } catch let error as SQLiteError {
+            // In WAL mode the automatic checkpoint runs inside COMMIT, after the commit record
+            // is durable, and its failure is reported as COMMIT's. The write is saved.
+            if commit.didCommit { return result }
             rollbackIfNeeded()
-            if error.primaryCode == SQLITE_IOERR {
+            // A write that failed (SQLITE_IOERR_WRITE: EIO, EFBIG past `ulimit -f`) before
+            // the commit record left none: the WAL's commit frame is written last and
+            // checksummed, and a rollback journal restores the file. Any other I/O error (a
+            // failed fsync) may come after the commit record reached the disk.
+            if error.primaryResult == .ioError && !error.isFailedWrite {
                 throw SQLiteError(extendedCode: error.extendedCode, message: error.message, sql: error.sql,
-                                  expandedSQL: error.expandedSQL, isCommitOutcomeUnknown: true)
+                                  expandedSQL: error.expandedSQL, isCommitOutcomeUnknown: true, databasePath: error.databasePath)
             }
             throw error
         }
@@ -64,5 +73,31 @@ extension Database {
     private func rollbackIfNeeded() {
         // SQLite may already have rolled back on its own (after SQLITE_FULL or SQLITE_IOERR).
         if !isAutocommit { try? withStatement("ROLLBACK") { try $0.run() } }
+    }
+}
+
+/// Learns whether a COMMIT in WAL mode reached its commit record, through the WAL hook that
+/// SQLite calls only after a successful commit.
+///
+/// While it watches, it stands in for SQLite's default hook (the automatic checkpoint every
+/// 1000 pages), running that checkpoint itself; ``end()`` puts the default back.
+private final class CommitWatch {
+    private let handle: OpaquePointer
+    private(set) var didCommit = false
+    /// SQLite's default `wal_autocheckpoint`.
+    private static let autocheckpointPages: Int32 = 1_000
+
+    init(_ handle: OpaquePointer) {
+        self.handle = handle
+        sqlite3_wal_hook(handle, { context, connection, schema, frames in
+            guard let context else { return SQLITE_OK }
+            Unmanaged<CommitWatch>.fromOpaque(context).takeUnretainedValue().didCommit = true
+            guard frames >= CommitWatch.autocheckpointPages else { return SQLITE_OK }
+            return sqlite3_wal_checkpoint_v2(connection, schema, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    func end() {
+        sqlite3_wal_autocheckpoint(handle, Self.autocheckpointPages)
     }
 }

@@ -22,6 +22,34 @@ public enum QueryRefusal: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+/// Bounds on what one untrusted query may take besides time (``ExecutionTimeLimit``): the
+/// length of any one value, and the memory of the whole process.
+public struct QueryResourceLimits: Sendable, Equatable {
+    /// The longest string or blob, in bytes, any expression may build or any row may hold
+    /// (`SQLITE_LIMIT_LENGTH`). One SQL function call runs to the end without calling the
+    /// progress handler, so this is what stops `printf('%.*c', 2000000000, 'x')` or
+    /// `hex(zeroblob(499000000))` at once with `SQLITE_TOOBIG` instead of building gigabytes.
+    public var maximumValueLength: Int32
+    /// The most heap SQLite may hold in this process, in bytes (`sqlite3_hard_heap_limit64`);
+    /// past it an allocation fails and the statement stops with `SQLITE_NOMEM`. The limit is
+    /// process-wide: use it in a process that runs one query, as `stockroom query` does.
+    public var maximumMemory: Int64
+    /// The page cache, in bytes (`PRAGMA cache_size`). Sorts, `GROUP BY`, `DISTINCT` and
+    /// recursive queues larger than this spill to temporary files (`temp_store = FILE`).
+    public var cacheSize: Int64
+
+    /// 16 MiB values, 128 MiB of SQLite heap, a 16 MiB cache: with the program itself and a
+    /// row's values copied out, `stockroom query` stays under 256 MB.
+    public static let `default` = QueryResourceLimits(maximumValueLength: 16 << 20, maximumMemory: 128 << 20, cacheSize: 16 << 20)
+
+    /// Creates limits.
+    public init(maximumValueLength: Int32, maximumMemory: Int64, cacheSize: Int64) {
+        self.maximumValueLength = maximumValueLength
+        self.maximumMemory = maximumMemory
+        self.cacheSize = cacheSize
+    }
+}
+
 /// Functions an untrusted query may not call, whatever the connection's settings.
 private let untrustedDeniedFunctions: Set<String> = ["fts3_tokenizer", "load_extension"]
 
@@ -67,6 +95,25 @@ extension Database {
             }
         }, nil)
         guard code == SQLITE_OK else { throw SQLiteError(connection: handle, code: code) }
+    }
+
+    /// Applies `limits` to this connection, and its memory bound to the whole process: call it
+    /// before preparing the query, as the value length also bounds the SQL text and its
+    /// parameters.
+    ///
+    /// - Throws: ``SQLiteError`` when SQLite does not take a setting.
+    public func limitResources(_ limits: QueryResourceLimits) throws {
+        sqlite3_limit(handle, SQLITE_LIMIT_LENGTH, limits.maximumValueLength)
+        guard sqlite3_limit(handle, SQLITE_LIMIT_LENGTH, -1) == limits.maximumValueLength else {
+            throw SQLiteError(extendedCode: SQLITE_MISUSE, message: "SQLite did not accept a maximum value length of \(limits.maximumValueLength) bytes")
+        }
+        try BoundedPrintf.install(on: handle, limit: limits.maximumValueLength)
+        // A negative cache_size is in KiB rather than pages.
+        try execute("PRAGMA cache_size = -\(max(1, limits.cacheSize / 1024))")
+        try execute("PRAGMA temp_store = FILE")
+        sqlite3_hard_heap_limit64(limits.maximumMemory)
+        // The soft limit makes SQLite give back cache pages before the hard limit fails a call.
+        sqlite3_soft_heap_limit64(limits.maximumMemory / 2)
     }
 
     /// Compiles exactly one statement that SQLite itself reports as read-only.

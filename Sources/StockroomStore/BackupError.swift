@@ -17,6 +17,12 @@ public enum BackupError: Error, Sendable, CustomStringConvertible {
     case cannotCreate(String, reason: String)
     /// A file operation on the copy failed.
     case fileSystem(String, operation: String, reason: String)
+    /// The copy is at its path, but syncing its folder failed: a power cut could still lose it.
+    case placedButNotSynced(String, reason: String)
+    /// The copy is at its path, but its temporary name could not be removed.
+    case placedWithLitter(String, temporary: String, reason: String)
+    /// The disk filled while writing the copy; nothing was written at the path.
+    case diskFull(String)
     /// The finished copy showed damage to `integrity_check`, or does not match its source.
     case copyDamaged(String, source: String, problems: [String])
     /// The file to restore from did not pass ``DatabaseCheck``.
@@ -51,6 +57,12 @@ public enum BackupError: Error, Sendable, CustomStringConvertible {
             "cannot create \(path): \(reason)"
         case .fileSystem(let path, let operation, let reason):
             "cannot \(operation) \(path): \(reason)"
+        case .placedButNotSynced(let path, let reason):
+            "\(path) is written but the folder could not be synced (\(reason)); it may not survive a power cut, run the backup again"
+        case .placedWithLitter(let path, let temporary, let reason):
+            "\(path) is written but the temporary file \(temporary) could not be removed (\(reason)); remove it by hand"
+        case .diskFull(let path):
+            "the disk is full: could not write the copy for \(path); nothing was written there, free some space and try again"
         case .copyDamaged(let path, let source, let problems):
             "the copy for \(path) failed its check (\(BackupError.summarise(problems))); nothing was written there; the source may be damaged, see `stockroom check --db \(source)`"
         case .sourceRejected(let path, let problems):

@@ -29,7 +29,9 @@ public enum DatabaseBackup {
     /// - Parameters:
     ///   - replacing: replace `destinationPath` when it exists (`--force`).
     ///   - pagesPerStep: pages copied between two progress reports; negative for one step.
-    /// - Throws: ``BackupError`` (nothing is left at or beside the destination);
+    /// - Throws: ``BackupError`` (nothing is left at or beside the destination, except after
+    ///   ``BackupError/placedButNotSynced(_:reason:)`` and
+    ///   ``BackupError/placedWithLitter(_:temporary:reason:)``, which say what is there);
     ///   ``SQLiteError`` when the source cannot be read.
     public static func run(from sourcePath: String, to destinationPath: String, replacing: Bool,
                            busyTimeoutMilliseconds: Int32, pagesPerStep: Int = -1,
@@ -43,20 +45,33 @@ public enum DatabaseBackup {
         let source = try BackupError.naming(sourcePath) {
             try Database(path: sourcePath, mode: .queryOnly, configuration: .init(busyTimeoutMilliseconds: busyTimeoutMilliseconds))
         }
-        let temporary = try DurableFile.createTemporary(besides: destination)
+        let temporaryFile = try DurableFile.createTemporary(besides: destination)
+        let temporary = temporaryFile.path
         var isPlaced = false
-        defer { if !isPlaced { DurableFile.removeDatabaseFiles(temporary) } }
+        defer { if !isPlaced { temporaryFile.removeUnlessMoved() } }
 
         let (summary, copied) = try BackupError.naming(sourcePath) {
             try source.readTransaction {
                 guard let summary = try DatabaseSummary.read(from: source) else {
                     throw BackupError.notStockroomDatabase(sourcePath)
                 }
-                return (summary, try SnapshotFile.write(source, toEmptyFile: temporary, pagesPerStep: pagesPerStep, progress: progress))
+                do {
+                    return (summary, try SnapshotFile.write(source, toEmptyFile: temporary, pagesPerStep: pagesPerStep, progress: progress))
+                } catch let error as SQLiteError where error.isDiskFull {
+                    throw BackupError.diskFull(destination)
+                }
             }
         }
         try verify(temporary, matches: summary, destination: destination, source: sourcePath)
-        try SnapshotFile.place(temporary, at: destination, replacing: replacing)
+        do {
+            try SnapshotFile.place(temporary, at: destination, replacing: replacing)
+        } catch let error as BackupError {
+            switch error {
+            case .placedButNotSynced, .placedWithLitter: isPlaced = true
+            default: break
+            }
+            throw error
+        }
         isPlaced = true
 
         let elapsed = ContinuousClock.now - started

@@ -85,11 +85,14 @@ public enum DatabaseRestore {
             guard !tables.isEmpty else { return nil }
             for attempt in 1...100 {
                 let path = safetyCopyPath(for: livePath, at: now, attempt: attempt)
-                let temporary = try DurableFile.createTemporary(besides: path)
-                defer { DurableFile.removeDatabaseFiles(temporary) }
+                let temporaryFile = try DurableFile.createTemporary(besides: path)
+                let temporary = temporaryFile.path
+                var isPlaced = false
+                defer { if !isPlaced { temporaryFile.removeUnlessMoved() } }
                 _ = try SnapshotFile.write(live, toEmptyFile: temporary, pagesPerStep: -1) { _ in }
                 do {
                     try SnapshotFile.place(temporary, at: path, replacing: false)
+                    isPlaced = true
                     return path
                 } catch BackupError.destinationExists {
                     continue // an earlier restore in the same second kept its copy under this name

@@ -12,15 +12,57 @@ enum DurableFile {
     }
 
     /// Creates an empty file beside `path`, readable and writable by its owner only (SQLite
-    /// keeps the mode of a file it opens), and returns its path.
+    /// keeps the mode of a file it opens), after removing what killed runs for `path` left.
     ///
-    /// - Throws: ``BackupError/cannotCreate(_:reason:)`` when the folder is missing or unwritable.
-    static func createTemporary(besides path: String) throws -> String {
+    /// The file stays locked (`flock`) while the returned ``TemporaryFile`` lives, so a later
+    /// run tells a temporary file still being written from the litter of a process that was
+    /// killed (the kernel drops the lock of a dead process).
+    ///
+    /// Why not `O_TMPFILE`, which leaves nothing at all: SQLite needs a name to open. Given
+    /// `/proc/self/fd/N` it resolves the link to `DIR/#INODE (deleted)` and creates a new file
+    /// under that name; and a database whose name is unlinked while open refuses writes
+    /// (`SQLITE_READONLY_DBMOVED`).
+    ///
+    /// - Throws: ``BackupError/cannotCreate(_:reason:)`` when the folder is missing or
+    ///   unwritable; ``BackupError/fileSystem(_:operation:reason:)`` when a stale file cannot
+    ///   be removed.
+    static func createTemporary(besides path: String) throws -> TemporaryFile {
+        try removeStaleTemporaries(of: path)
         let temporary = temporaryPrefix(for: path) + String(UUID().uuidString.prefix(8))
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let descriptor = open(temporary, O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw BackupError.cannotCreate(path, reason: lastErrorText()) }
-        close(descriptor)
-        return temporary
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let reason = lastErrorText()
+            close(descriptor)
+            unlink(temporary)
+            throw BackupError.cannotCreate(path, reason: "cannot lock \(temporary): \(reason)")
+        }
+        return TemporaryFile(path: temporary, lock: descriptor)
+    }
+
+    /// Removes the temporary files of `path` (and their journals) that no live process holds.
+    static func removeStaleTemporaries(of path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        let prefix = "." + url.lastPathComponent + ".tmp-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            var owner = name
+            for suffix in ["-journal", "-wal", "-shm"] where owner.hasSuffix(suffix) { owner.removeLast(suffix.count) }
+            let file = folder + "/" + name
+            if isLocked(folder + "/" + owner) { continue }
+            if unlink(file) != 0 && errno != ENOENT {
+                throw BackupError.fileSystem(file, operation: "remove the stale temporary file", reason: lastErrorText())
+            }
+        }
+    }
+
+    /// True when a live process holds the `flock` of the file at `path`.
+    private static func isLocked(_ path: String) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        return flock(descriptor, LOCK_SH | LOCK_NB) != 0
     }
 
     /// Checks, before any work, that `path` can be created: its folder exists and, unless
@@ -55,6 +97,9 @@ enum DurableFile {
 
     /// Renames `temporary` to `path` atomically. Without `replacing`, a file that appeared at
     /// `path` meanwhile is never overwritten: the hard link fails instead.
+    ///
+    /// - Throws: ``BackupError/placedWithLitter(_:temporary:reason:)`` when `path` is in place
+    ///   but the temporary name could not be removed after the hard link.
     static func moveIntoPlace(_ temporary: String, to path: String, replacing: Bool) throws {
         if replacing {
             guard rename(temporary, path) == 0 else {
@@ -66,7 +111,9 @@ enum DurableFile {
             if errno == EEXIST { throw BackupError.destinationExists(path) }
             throw BackupError.fileSystem(path, operation: "move into place", reason: lastErrorText())
         }
-        unlink(temporary)
+        guard unlink(temporary) == 0 else {
+            throw BackupError.placedWithLitter(path, temporary: temporary, reason: lastErrorText())
+        }
     }
 
     /// Removes a database file and the journal files SQLite may have left beside it.
@@ -95,5 +142,26 @@ enum DurableFile {
         try body(descriptor)
     }
 
-    private static func lastErrorText() -> String { String(cString: strerror(errno)) }
+    static func lastErrorText() -> String { String(cString: strerror(errno)) }
+}
+
+/// A temporary file made by ``DurableFile/createTemporary(besides:)``, locked while it lives.
+final class TemporaryFile {
+    /// Where the file is.
+    let path: String
+    private let lock: Int32
+
+    init(path: String, lock: Int32) {
+        self.path = path
+        self.lock = lock
+    }
+
+    deinit {
+        close(lock)
+    }
+
+    /// Removes the file and any journal SQLite left beside it, unless it was moved into place.
+    func removeUnlessMoved() {
+        DurableFile.removeDatabaseFiles(path)
+    }
 }

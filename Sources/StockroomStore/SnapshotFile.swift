@@ -21,9 +21,17 @@ enum SnapshotFile {
     }
 
     /// Syncs the finished file at `temporary`, renames it to `path` and syncs the folder.
+    ///
+    /// - Throws: before the rename, ``BackupError`` saying nothing was written at `path`;
+    ///   after it, ``BackupError/placedButNotSynced(_:reason:)``: `path` holds the finished
+    ///   file, only its durability across a power cut is in doubt.
     static func place(_ temporary: String, at path: String, replacing: Bool) throws {
         try DurableFile.sync(temporary)
         try DurableFile.moveIntoPlace(temporary, to: path, replacing: replacing)
-        try DurableFile.syncFolder(of: path)
+        do {
+            try DurableFile.syncFolder(of: path)
+        } catch BackupError.fileSystem(_, _, let reason) {
+            throw BackupError.placedButNotSynced(path, reason: reason)
+        }
     }
 }

@@ -73,8 +73,16 @@ enum Failure {
                 text += (text.isEmpty ? "" : "; ") + trimmed
             }
         }
-        let first = text.prefix(1).lowercased()
-        return first + text.dropFirst()
+        return lowercasingFirstWord(text)
+    }
+
+    /// "The value" becomes "the value", as the line follows "error: "; a first word that is a
+    /// name or code (`SQLITE_FULL`, `SQL`, `UTF-8`, `--db`) keeps its casing.
+    private static func lowercasingFirstWord(_ text: String) -> String {
+        let firstWord = text.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
+        guard let first = firstWord.first, first.isUppercase,
+              firstWord.dropFirst().allSatisfy(\.isLowercase) else { return text }
+        return first.lowercased() + text.dropFirst()
     }
 
     static func classify(_ error: any Error) -> (Code, String) {
@@ -88,6 +96,7 @@ enum Failure {
             case .undecodableRow: return (.dataError, error.description)
             }
         case let error as InventoryError:
+            if case .controlCharacterInName = error { return (.usage, error.description) }
             return (.dataError, error.description)
         case let error as DatabaseFileError:
             switch error {
@@ -118,7 +127,7 @@ enum Failure {
         case .sameFile: .usage
         case .notStockroomDatabase: .dataError
         case .destinationExists, .cannotCreate, .liveDatabaseNotEmpty: .cannotCreate
-        case .unreadable, .fileSystem, .copyDamaged: .ioError
+        case .unreadable, .fileSystem, .copyDamaged, .placedButNotSynced, .placedWithLitter, .diskFull: .ioError
         case .sourceRejected: error.isCorruption ? .ioError : .dataError
         }
     }
@@ -145,11 +154,20 @@ enum Failure {
         if error.isBusy {
             return "the database stayed locked by another process: gave up after waiting \(secondsWaited) s (--busy-timeout) (\(error.codeName)); nothing was changed, try again"
         }
-        switch error.primaryCode {
-        case 26: return "the file is not a SQLite database (\(error.codeName))"
-        case 11: return "the database file is corrupt (\(error.codeName): \(error.message))"
-        case 14: return "cannot open the database file (\(error.codeName): \(error.message))"
-        case 8: return "the database file cannot be written (\(error.codeName): \(error.message))"
+        switch error.primaryResult {
+        case .notADatabase: return "the file is not a SQLite database (\(error.codeName))"
+        case .corrupt: return "the database file is corrupt (\(error.codeName): \(error.message))"
+        case .cannotOpen: return "cannot open the database file (\(error.codeName): \(error.message))"
+        case .readOnly: return "the database file cannot be written (\(error.codeName): \(error.message))"
+        case .ioError where error.isFailedWrite:
+            let file = error.databasePath.map { " to \($0)" } ?? ""
+            return "could not write\(file): the disk reported an I/O error or the file-size limit (ulimit -f) was reached (\(error.codeName)); nothing was changed"
+        case .ioError:
+            let file = error.databasePath.map { " on \($0)" } ?? ""
+            return "the disk reported an I/O error\(file) (\(error.codeName): \(error.message)); nothing was changed"
+        case .full:
+            let file = error.databasePath.map { " to \($0)" } ?? ""
+            return "the disk is full: SQLite could not write\(file) (\(error.codeName)); nothing was changed, free some space and try again"
         default: return error.description
         }
     }

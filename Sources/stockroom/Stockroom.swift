@@ -13,14 +13,15 @@ struct Stockroom: ParsableCommand {
 
             Exit codes: 0 success; 1 `migrate status --exit-code` found migrations not applied; \
             64 bad command line (unknown or conflicting flags, malformed or ambiguous id, invalid \
-            value, SQL that `query` refuses, `draft wizard` without a terminal); 65 data that breaks a rule (saving a draft with a \
+            value, a name with a control character or only invisible characters, an argument \
+            that is not UTF-8, SQL that `query` refuses, `draft wizard` without a terminal); 65 data that breaks a rule (saving a draft with a \
             blank name, a row that does not decode, a database whose migrations cannot be trusted \
             or that `migrate verify` finds off, a query that fails while running, a SQLite file that \
             is not a Stockroom database); 66 item, draft, \
             database file or migrations folder not found (or, for `draft wizard`, the draft was \
-            saved or cancelled by another process meanwhile); 73 an output exists and --force was not \
+            saved or cancelled by another process meanwhile); 70 the process received no arguments at all; 73 an output exists and --force was not \
             given, or cannot be created (backup, restore); 74 the file is not a SQLite database, is \
-            corrupt, or cannot be read, opened, created or written; 75 a time limit ran out: the database stayed \
+            corrupt, or cannot be read, opened, created or written (disk full, I/O error, ulimit -f); 75 a time limit ran out: the database stayed \
             busy past --busy-timeout, or a query ran past --timeout; 130 `draft wizard` stopped by \
             Ctrl-C (the draft is kept). Errors are one line on \
             stderr, starting with "error:".

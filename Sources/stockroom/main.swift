@@ -3,8 +3,9 @@
 import ArgumentParser
 import Foundation
 
+StartUp.ignoreFatalSignals()
 do {
-    let arguments = GlobalOptions.hoisted(Array(CommandLine.arguments.dropFirst()))
+    let arguments = GlobalOptions.hoisted(try StartUp.arguments())
     var command = try Stockroom.parseAsRoot(arguments)
     try command.run()
 } catch {

@@ -23,4 +23,29 @@ import Testing
         let folded = Failure.oneLine("The value 'x' is invalid for '--color <color>'. Please provide one of the following:\n- black\n- blue\n")
         #expect(folded == "the value 'x' is invalid for '--color <color>'. Please provide one of the following: black, blue")
     }
+
+    @Test func sqliteCodeNamesKeepTheirCasing() {
+        #expect(Failure.oneLine("SQLITE_FULL (13): database or disk is full") == "SQLITE_FULL (13): database or disk is full")
+        #expect(Failure.oneLine("SQL is refused") == "SQL is refused")
+        #expect(Failure.oneLine("The file") == "the file")
+    }
+
+    @Test func aFullDiskSaysWhatCouldNotBeWrittenAndThatNothingChanged() {
+        let error = SQLiteError(extendedCode: 13, message: "database or disk is full", sql: "INSERT INTO items (name) VALUES (?)",
+                                expandedSQL: "INSERT INTO items (name) VALUES ('Private name')", databasePath: "/data/stock.sqlite")
+        let (code, message) = Failure.classify(error)
+        #expect(code == .ioError)
+        #expect(message.hasPrefix("the disk is full"))
+        #expect(message.contains("/data/stock.sqlite"))
+        #expect(message.contains("SQLITE_FULL"))
+        #expect(message.hasSuffix("nothing was changed, free some space and try again"))
+    }
+
+    @Test func userFacingErrorsNeverPrintBoundValues() {
+        let error = SQLiteError(extendedCode: 275, message: "CHECK constraint failed: name", sql: "INSERT INTO items (name) VALUES (?)",
+                                expandedSQL: "INSERT INTO items (name) VALUES ('Private name')")
+        let (_, message) = Failure.classify(error)
+        #expect(!message.contains("Private name"))
+        #expect(message.contains("VALUES (?)"))
+    }
 }

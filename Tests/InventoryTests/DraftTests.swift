@@ -32,7 +32,7 @@ import Testing
         #expect(draft.item.status == .outOfStock(isOnBackOrder: true))
     }
 
-    @Test(arguments: ["", " ", "\t\n", "  \u{00A0} "])
+    @Test(arguments: ["", " ", " \u{200B} ", "  \u{00A0} "])
     func savingNeedsANameThatIsNotBlank(_ name: String) throws {
         let draft = try Draft.newItem().applying(ItemEdit(name: name))
         #expect(throws: InventoryError.blankName) { try draft.itemToSave() }

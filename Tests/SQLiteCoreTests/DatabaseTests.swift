@@ -73,6 +73,10 @@ import Testing
         #expect(error?.sql == "INSERT INTO t (x) VALUES (?)")
         #expect(error?.expandedSQL == "INSERT INTO t (x) VALUES (-1)")
         #expect(error?.description.contains("SQLITE_CONSTRAINT_CHECK (275)") == true)
+        // Bound values may be personal data: only the debugging text spells them out.
+        #expect(error?.description.contains("VALUES (?)") == true)
+        #expect(error?.description.contains("-1") == false)
+        #expect(error?.debugDescription.contains("VALUES (-1)") == true)
     }
 
     @Test func aScriptErrorNamesTheStatementThatFailed() throws {

@@ -17,7 +17,7 @@ struct SeededGenerator: RandomNumberGenerator {
 
 /// Generated domain values covering every case and the edges of each associated value.
 enum Generated {
-    static let names = ["Keyboard", "a", "Ünïcödé 🎉", "quote ' and \" and ;--", "  padded  ", "line\nbreak", String(repeating: "x", count: 500)]
+    static let names = ["Keyboard", "a", "Ünïcödé 🎉", "quote ' and \" and ;--", "  padded  ", "zero\u{200B}width", String(repeating: "x", count: 500)]
     static let quantities = [1, 2, 99, 100, 65_535, Int(Int32.max), Int.max]
 
     /// Every status case with edge and random associated values.

@@ -63,7 +63,7 @@ import Testing
 
     @Test func invalidItemsAreRefusedBeforeTheyReachSQLite() throws {
         let test = try TestStore()
-        #expect(throws: InventoryError.blankName) { try test.store.items.insert(Item(name: "\t")) }
+        #expect(throws: InventoryError.blankName) { try test.store.items.insert(Item(name: "\u{2060}")) }
         #expect(throws: InventoryError.invalidQuantity(0)) { try test.store.items.insert(Item(name: "X", status: .inStock(quantity: 0))) }
         // All or nothing: one bad item in a batch leaves no item behind.
         #expect(throws: InventoryError.self) {

@@ -50,6 +50,9 @@ public final class BackgroundProcess: @unchecked Sendable {
         return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
     }
 
+    /// The process's id, for sending it signals.
+    public var processIdentifier: Int32 { process.processIdentifier }
+
     /// Writes `text` to the process's standard input.
     public func write(_ text: String) {
         input.fileHandleForWriting.write(Data(text.utf8))

@@ -68,12 +68,22 @@ struct ItemChangeOptions: ParsableArguments {
 
     func validate() throws {
         if edit.isEmpty { throw ValidationError("nothing to change: give --name, --color, --no-color, --quantity or --out-of-stock") }
+        try NameRule.requireValid(name)
     }
 }
 
 enum NameRule {
-    /// An item in the inventory always has a name; refuse a blank one on the command line.
+    /// An item in the inventory always has a name; refuse a blank one on the command line, and
+    /// one that breaks ``ItemName``'s rules.
     static func requireNotBlank(_ name: String?, flag: String = "--name") throws {
-        if let name, Item.isBlank(name) { throw ValidationError("\(flag) must not be empty or blank") }
+        try requireValid(name, flag: flag)
+        if let name, Item.isBlank(name) {
+            throw ValidationError("\(flag) must not be empty or blank (spaces, no-break and zero-width characters count as blank)")
+        }
+    }
+
+    /// Refuses a name that breaks ``ItemName``'s rules (a draft's name may still be blank).
+    static func requireValid(_ name: String?, flag: String = "--name") throws {
+        if let name, let problem = ItemName.problem(in: name) { throw ValidationError("\(flag): \(problem)") }
     }
 }

@@ -15,7 +15,8 @@ enum Output {
     /// One CSV record per RFC 4180: fields quoted when they hold a comma, quote or line break.
     static func csvRecord(_ fields: [String]) -> String {
         fields.map { field in
-            guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+            // Quoted when it holds a separator, a quote or any control character (line breaks included).
+            guard field.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || ItemName.isControl($0) }) else { return field }
             return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         }.joined(separator: ",") + "\r"
     }

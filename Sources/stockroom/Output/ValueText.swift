@@ -31,17 +31,15 @@ enum ValueText {
     }
 
     /// A table cell on one line: NULL reads `NULL`, a blob `x'0a1b'`, and control characters
-    /// in text are escaped (`\n`, `\t`) so every row stays one line.
+    /// in text are escaped (`\n`, `\t`, `\u001b`; ``ItemName/visible(_:)``) so every row stays one
+    /// line and nothing reaches the terminal raw.
     static func cell(_ value: SQLiteValue) -> String {
         switch value {
         case .null: return "NULL"
         case .integer(let integer): return String(integer)
         case .real(let real): return plain(real)
         case .blob: return value.debugDescription
-        case .text(let text):
-            guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return text }
-            let escaped = JSONPresentation.string(text)
-            return String(escaped.dropFirst().dropLast())
+        case .text(let text): return ItemName.visible(text)
         }
     }
 

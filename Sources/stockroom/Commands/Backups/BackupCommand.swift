@@ -11,11 +11,12 @@ struct BackupCommand: ParsableCommand {
         discussion: """
             The copy is one consistent snapshot (SQLite's backup API), written beside DEST under a \
             temporary name, checked (integrity_check, schema version and counts), synced, and \
-            only then renamed to DEST, readable by its owner only. The database is read, never \
+            only then renamed to DEST, readable by its owner only. A backup killed outright \
+            leaves its temporary file; the next backup to the same DEST removes it. The database is read, never \
             migrated, so any schema version can be backed up. On a terminal, progress goes to \
             stderr. Exit codes: 66 no database; 65 not a Stockroom database; 73 DEST exists \
             (without --force) or cannot be created; 74 the copy failed its check or could not be \
-            written; 75 busy.
+            written, or DEST is written but the folder could not be synced; 75 busy.
             """
     )
 

@@ -19,6 +19,10 @@ struct AddDraft: ParsableCommand {
 
     @OptionGroup var status: StatusOptions
 
+    func validate() throws {
+        try NameRule.requireValid(name)
+    }
+
     func run() throws {
         let edit = ItemEdit(name: name, color: color.map { .set($0) }, status: status.status)
         let entry = try database.openStore().drafts.startAdding(edit)

@@ -17,7 +17,9 @@ struct QueryCommand: ParsableCommand {
             Exit codes: 64 the SQL was refused before running (it does not compile, names a missing \
             table or column, writes, holds several statements, or takes a different number of \
             parameters, or uses ATTACH, load_extension() or fts3_tokenizer()); 65 it failed while \
-            running; 66 no database file; 74 not a database; 75 it ran past --timeout.
+            running, including a value longer than --max-value-length (default 16 MiB) or more \
+            memory than --max-memory (default 128 MB for SQLite; the whole process stays under 256 \
+            MB); 66 no database file; 74 not a database; 75 it ran past --timeout.
             """
     )
 
@@ -37,21 +39,46 @@ struct QueryCommand: ParsableCommand {
                                valueName: "seconds"))
     var timeout: Double = 30
 
+    @Option(help: ArgumentHelp("The longest string or blob, in bytes, any value may be; a longer one stops the query with exit code 65.",
+                               valueName: "bytes"))
+    var maxValueLength: Int = Int(QueryResourceLimits.default.maximumValueLength)
+
+    @Option(help: ArgumentHelp("Megabytes of memory SQLite may use for the query; past it the query stops with exit code 65.",
+                               valueName: "megabytes"))
+    var maxMemory: Int = Int(QueryResourceLimits.default.maximumMemory >> 20)
+
     func validate() throws {
         guard timeout.isFinite, timeout >= 0, timeout <= 86_400 else {
             throw ValidationError("--timeout must be between 0 and 86400 seconds")
         }
+        guard (1_000...1_000_000_000).contains(maxValueLength) else {
+            throw ValidationError("--max-value-length must be between 1000 and 1000000000 bytes")
+        }
+        guard (16...1_048_576).contains(maxMemory) else {
+            throw ValidationError("--max-memory must be between 16 and 1048576 megabytes")
+        }
+    }
+
+    private var limits: QueryResourceLimits {
+        let memory = Int64(maxMemory) << 20
+        return QueryResourceLimits(maximumValueLength: Int32(maxValueLength), maximumMemory: memory,
+                                   cacheSize: min(QueryResourceLimits.default.cacheSize, memory / 8))
     }
 
     func run() throws {
         let connection = try database.requireExistingForQuery()
         try connection.hardenForUntrustedQueries()
+        try connection.limitResources(limits)
         let statement = try prepare(on: connection)
         guard statement.parameterCount == parameters.count else {
             throw Failure.Message(code: .usage, description:
                 "the query has \(statement.parameterCount) placeholder\(statement.parameterCount == 1 ? "" : "s") but \(parameters.count) --param value\(parameters.count == 1 ? " was" : "s were") given")
         }
-        for (index, value) in parameters.enumerated() { try statement.bind(value, at: index) }
+        do {
+            for (index, value) in parameters.enumerated() { try statement.bind(value, at: index) }
+        } catch let error as SQLiteError {
+            throw failure(whileRunning: error)
+        }
 
         let limit = timeout > 0 ? ExecutionTimeLimit(database: connection, seconds: timeout) : nil
         var writer = format.resultWriter()
@@ -72,7 +99,7 @@ struct QueryCommand: ParsableCommand {
             return try connection.prepareReadOnlyQuery(sql)
         } catch let refusal as QueryRefusal {
             throw Failure.Message(code: .usage, description: refusal.description)
-        } catch let error as SQLiteError where error.primaryCode == SQLiteCode.auth {
+        } catch let error as SQLiteError where error.primaryResult == .authorization {
             // SQLite's message is a bare "not authorized"; denied functions name themselves.
             throw Failure.Message(code: .usage, description:
                 "cannot run the query: \(error.message) (stockroom query does not allow ATTACH or DETACH)")
@@ -86,19 +113,21 @@ struct QueryCommand: ParsableCommand {
             return Failure.Message(code: .busy, description:
                 "the query ran past the time limit of \(timeout.formatted) seconds and was stopped; narrow it or raise --timeout")
         }
-        if error.primaryCode == SQLiteCode.readOnly {
+        if error.primaryResult == .tooBig {
+            return Failure.Message(code: .dataError, description:
+                "the query built or read a value longer than \(maxValueLength) bytes and was stopped; narrow it or raise --max-value-length")
+        }
+        if error.primaryResult == .noMemory {
+            return Failure.Message(code: .dataError, description:
+                "the query needed more than \(maxMemory) MB of memory and was stopped; narrow it or raise --max-memory")
+        }
+        if error.primaryResult == .readOnly {
             // The read-only connection caught a write that SQLite's read-only check let through.
             return Failure.Message(code: .usage, description: "the statement tried to write, and stockroom query only reads (\(error.message))")
         }
         if error.isBusy || error.isFileProblem { return error }
         return Failure.Message(code: .dataError, description: "the query failed while running: \(error.message)")
     }
-}
-
-/// Primary result codes the command tells apart, without importing the C module here.
-private enum SQLiteCode {
-    static let readOnly: Int32 = 8   // SQLITE_READONLY
-    static let auth: Int32 = 23      // SQLITE_AUTH: ATTACH or DETACH refused by the hardening
 }
 
 private extension Double {

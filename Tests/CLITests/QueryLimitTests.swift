@@ -1,0 +1,60 @@
+import Foundation
+import StockroomTestSupport
+import Testing
+
+/// `stockroom query` bounds what one statement may build: the length of any value and SQLite's
+/// memory, so a single function call cannot run for seconds or take gigabytes.
+@Suite struct QueryLimitTests {
+    let database = CLIDatabase()
+
+    init() throws {
+        let added = try database.stockroom("items", "add", "--name", "Keyboard")
+        #expect(added.status == 0, "\(added)")
+    }
+
+    @Test(arguments: [
+        "SELECT length(printf('%.*c', 2000000000, 'x'))",
+        "SELECT hex(zeroblob(499000000))",
+        "SELECT printf('%999999999d', 1)",
+        "SELECT length(format('%.2000000000f', 1.5))",
+        "SELECT length(printf('%.*c%.*c', 10000000, 'x', 10000000, 'y'))",
+        "SELECT randomblob(100000000)",
+    ])
+    func aValuePastTheMaximumLengthStopsTheQuery(sql: String) throws {
+        let before = try database.contents()
+        let result = try database.stockroom("query", "--timeout", "2", sql)
+        #expect(result.failed(with: 65), "\(result)")
+        #expect(result.errorMessage.contains("longer than 16777216 bytes"))
+        #expect(result.errorMessage.contains("--max-value-length"))
+        #expect(try database.contents() == before)
+    }
+
+    @Test func printfStillFormatsWithinTheLimit() throws {
+        let result = try database.stockroom("query", "--format", "csv",
+            "SELECT printf('%5d|%-4s|%.2f|%*c', 42, 'ab', 3.14159, 3, 'z') AS p, format('%q', 'it''s') AS q, length(printf('%.*c', 1000000, 'x')) AS n")
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines == ["p,q,n", "   42|ab  |3.14|  z,it''s,1000000"])
+    }
+
+    @Test func aRaisedMaximumLengthLetsALongerValueThrough() throws {
+        let sql = "SELECT length(hex(zeroblob(10000000))) AS n"
+        #expect(try database.stockroom("query", sql).failed(with: 65))
+        let raised = try database.stockroom("query", "--max-value-length", "30000000", "--format", "csv", sql)
+        #expect(raised.status == 0, "\(raised)")
+        #expect(raised.lines == ["n", "20000000"])
+    }
+
+    @Test func aQueryPastTheMemoryLimitIsStopped() throws {
+        let result = try database.stockroom("query", "--max-memory", "16", "--max-value-length", "100000000",
+            "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 40) SELECT length(group_concat(hex(randomblob(500000)))) FROM r")
+        #expect(result.failed(with: 65), "\(result)")
+        #expect(result.errorMessage.contains("more than 16 MB of memory"))
+        #expect(result.errorMessage.contains("--max-memory"))
+    }
+
+    @Test(arguments: [["--max-value-length", "10"], ["--max-value-length", "2000000000"], ["--max-memory", "1"]])
+    func limitsOutOfRangeAreUsageErrors(arguments: [String]) throws {
+        let result = try database.stockroom(arguments: ["query"] + arguments + ["SELECT 1"])
+        #expect(result.failed(with: 64), "\(result)")
+    }
+}
