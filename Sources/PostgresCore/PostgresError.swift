@@ -85,6 +85,10 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
     public var isRetryableTransactionFailure: Bool { kind == .serializationFailure }
 
     /// One line: SQLSTATE, message, constraint, detail, and the SQL that failed.
+    ///
+    /// The detail of a constraint violation is left out: the server writes the refused row's
+    /// values there ("Failing row contains (...)", "Key (id)=(...) already exists"), and values
+    /// must not reach logs. It stays available in ``detail``.
     public var description: String {
         var text = sqlState.map { "\($0): " } ?? ""
         text += message
@@ -92,7 +96,7 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
         if isCommitOutcomeUnknown {
             text += "; the connection broke during COMMIT, the write may or may not have been saved"
         }
-        if let detail { text += " — \(PostgresError.oneLine(detail))" }
+        if let detail, kind != .constraintViolation { text += " — \(PostgresError.oneLine(detail))" }
         if let sql { text += " — in `\(PostgresError.oneLine(sql))`" }
         return text
     }

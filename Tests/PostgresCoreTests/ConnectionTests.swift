@@ -3,11 +3,93 @@ import PostgresCore
 import StockroomTestSupport
 import Testing
 
+/// Connecting, parameters and results, on a real server the tests started.
 @Suite struct ConnectionTests {
-    @Test func connectsOverTheUnixSocket() throws {
-        let server = try PostgresServer.shared
-        let connection = try Connection(server.socketURI())
+    let database: TestDatabase
+    init() throws { database = try TestDatabase() }
+
+    @Test func connectsOverTheUnixSocketOfTheTestServer() throws {
+        let connection = try database.connect()
         #expect(connection.serverVersion >= 150000)
-        #expect(try connection.query("SELECT 1 + 1").scalar(Int.self) == 2)
+        #expect(connection.host == database.server.socketDirectory)
+        #expect(try connection.query("SELECT current_database()").scalar(String.self) == database.name)
+        #expect(connection.transactionState == .idle)
+    }
+
+    @Test func parametersRoundTripEveryTypeAsText() throws {
+        let connection = try database.connect()
+        let id = UUID()
+        let text = "it's \"quoted\"\ttabbed\nline, ünïcödé ✓, back\\slash; DROP TABLE x; --"
+        let row = try connection.query(
+            "SELECT $1::bigint, $2::bigint, $3::text, $4::boolean, $5::boolean, $6::float8, $7::uuid, $8::text, $9::integer",
+            Int.max, Int64.min, text, true, false, 0.1, id, String?.none, Int?.some(42))[0]
+        #expect(try row.get(Int.self, at: 0) == Int.max)
+        #expect(try row.get(Int64.self, at: 1) == Int64.min)
+        #expect(try row.get(String.self, at: 2) == text)
+        #expect(try row.get(Bool.self, at: 3) == true)
+        #expect(try row.get(Bool.self, at: 4) == false)
+        #expect(try row.get(Double.self, at: 5) == 0.1)
+        #expect(try row.get(UUID.self, at: 6) == id)
+        #expect(try row.get(String?.self, at: 7) == nil)
+        #expect(row.isNull(at: 7))
+        #expect(try row.get(Int?.self, at: 8) == 42)
+    }
+
+    @Test func nullsTravelBothWaysAndAreRefusedByNonOptionalReads() throws {
+        let connection = try database.connect()
+        try connection.execute("CREATE TABLE t (id integer PRIMARY KEY, color text NULL)")
+        try connection.run("INSERT INTO t VALUES ($1, $2), ($3, $4)", 1, String?.none, 2, String?.some("blue"))
+        let rows = try connection.query("SELECT id, color FROM t ORDER BY id")
+        #expect(rows.count == 2)
+        #expect(try rows.map { try $0.get(String?.self, named: "color") } == [nil, "blue"])
+        #expect(try connection.query("SELECT count(*) FROM t WHERE color IS NULL").scalar(Int.self) == 1)
+        let error = try #require(throws: PostgresError.self) { try rows[0].get(String.self, at: 1) }
+        #expect(error.kind == .unexpectedValue)
+        #expect(error.message.contains("color"))
+    }
+
+    @Test func preparedStatementsRunManyTimesAndSurviveAReconnect() throws {
+        let connection = try database.connect()
+        try connection.execute("CREATE TABLE t (n integer NOT NULL)")
+        let insert = try connection.preparedStatement("INSERT INTO t VALUES ($1)")
+        for n in 1...10 { try insert.run(n) }
+        #expect(try connection.preparedStatement("INSERT INTO t VALUES ($1)") === insert)
+        try connection.reset()
+        try insert.run(11)
+        #expect(try connection.query("SELECT sum(n) FROM t").scalar(Int.self) == 66)
+    }
+
+    @Test func aParameterizedQueryTakesOneStatementOnly() throws {
+        let connection = try database.connect()
+        let error = try #require(throws: PostgresError.self) {
+            try connection.query("SELECT $1::int; SELECT 2", 1)
+        }
+        #expect(error.sqlState == "42601")
+        #expect(error.sql == "SELECT $1::int; SELECT 2")
+    }
+
+    @Test func aTerminatedBackendIsClassifiedAsALostConnectionAndResetReconnects() throws {
+        let connection = try database.connect()
+        let killer = try database.connect()
+        #expect(try killer.query("SELECT pg_terminate_backend($1)", connection.backendProcessID).scalar(Bool.self))
+        let error = try #require(throws: PostgresError.self) { try connection.query("SELECT 1") }
+        #expect(error.kind == .connectionLost, "\(error)")
+        #expect(!connection.isConnected)
+        try connection.reset()
+        #expect(try connection.query("SELECT 1").scalar(Int.self) == 1)
+    }
+
+    @Test func statementTimeoutGivesAClassifiedTimeoutAndTheConnectionStaysUsable() throws {
+        let connection = try database.connect()
+        try connection.setStatementTimeout(milliseconds: 50)
+        #expect(try connection.setting("statement_timeout") == "50ms")
+        let error = try #require(throws: PostgresError.self) {
+            try connection.query("SELECT count(*) FROM generate_series(1, 10000000000)")
+        }
+        #expect(error.kind == .timedOut)
+        #expect(error.sqlState == "57014")
+        #expect(error.message.contains("statement timeout"))
+        try connection.setStatementTimeout(milliseconds: nil)
+        #expect(try connection.query("SELECT 1").scalar(Int.self) == 1)
     }
 }
