@@ -18,6 +18,8 @@ import Foundation
 public final class Connection {
     /// The connection string with its password masked: safe to print.
     public let redactedConnectionString: String
+    /// The passwords the connection string holds, to scrub from libpq's messages.
+    private let passwords: [String]
     let handle: OpaquePointer
     /// Incremented by ``reset()``: statements prepared in an earlier session are gone.
     private(set) var session = 0
@@ -31,10 +33,9 @@ public final class Connection {
     ///   message (every host it tried, and why each failed). Neither message holds the password.
     public init(_ connectionString: String) throws {
         redactedConnectionString = ConnectionString.redacted(connectionString)
-        func clean(_ message: String) -> String {
-            ConnectionString.redacting(message.trimmingTrailingNewlines(), secretsOf: connectionString)
-                .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; ")
-        }
+        passwords = ConnectionString.passwords(in: connectionString)
+        let passwords = passwords
+        func clean(_ message: String) -> String { Connection.clean(message, passwords: passwords) }
         var parseError: UnsafeMutablePointer<CChar>?
         if let options = PQconninfoParse(connectionString, &parseError) {
             PQconninfoFree(options)
@@ -55,6 +56,16 @@ public final class Connection {
         }
         handle = connection
         Connection.configure(connection)
+    }
+
+    /// libpq's message on one line (it lists each host tried on a line of its own), with every
+    /// password replaced by `***` (libpq may quote the part of a URI it could not parse).
+    static func clean(_ message: String, passwords: [String]) -> String {
+        var text = message.trimmingTrailingNewlines()
+        for password in passwords.sorted(by: { $0.count > $1.count }) where !password.isEmpty {
+            text = text.replacingAll(password, with: ConnectionString.mask)
+        }
+        return text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; ")
     }
 
     private static func configure(_ connection: OpaquePointer) {
@@ -119,8 +130,8 @@ public final class Connection {
         session += 1
         preparedStatements.removeAll()
         guard PQstatus(handle) == CONNECTION_OK else {
-            throw PostgresError(kind: .connectionFailed, message: "could not reconnect to \(redactedConnectionString): "
-                                + String(cString: PQerrorMessage(handle)).trimmingTrailingNewlines())
+            let message = Connection.clean(String(cString: PQerrorMessage(handle)), passwords: passwords)
+            throw PostgresError(kind: .connectionFailed, message: "could not reconnect to \(redactedConnectionString): \(message)")
         }
         Connection.configure(handle)
     }

@@ -30,16 +30,6 @@ public enum ConnectionString {
         scan(text).redacted
     }
 
-    /// `message` (for example one of libpq's errors, which may quote part of the string it
-    /// could not parse) with every password that `connectionString` holds replaced by `***`.
-    public static func redacting(_ message: String, secretsOf connectionString: String) -> String {
-        var result = message
-        for secret in passwords(in: connectionString).sorted(by: { $0.count > $1.count }) where !secret.isEmpty {
-            result = result.replacingAll(secret, with: mask)
-        }
-        return result
-    }
-
     /// The passwords written in `text`, both as written and percent-decoded.
     static func passwords(in text: String) -> [String] {
         scan(text).secrets.flatMap { secret in

@@ -5,19 +5,19 @@ import Testing
 
 /// Connecting, parameters and results, on a real server the tests started.
 @Suite struct ConnectionTests {
-    let database: TestDatabase
-    init() throws { database = try TestDatabase() }
+    let schema: TestSchema
+    init() throws { schema = try TestSchema() }
 
     @Test func connectsOverTheUnixSocketOfTheTestServer() throws {
-        let connection = try database.connect()
+        let connection = try schema.connect()
         #expect(connection.serverVersion >= 150000)
-        #expect(connection.host == database.server.socketDirectory)
-        #expect(try connection.query("SELECT current_database()").scalar(String.self) == database.name)
+        #expect(connection.host == schema.server.socketDirectory)
+        #expect(try connection.query("SELECT current_schema()").scalar(String.self) == schema.name)
         #expect(connection.transactionState == .idle)
     }
 
     @Test func parametersRoundTripEveryTypeAsText() throws {
-        let connection = try database.connect()
+        let connection = try schema.connect()
         let id = UUID()
         let text = "it's \"quoted\"\ttabbed\nline, ünïcödé ✓, back\\slash; DROP TABLE x; --"
         let row = try connection.query(
@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func nullsTravelBothWaysAndAreRefusedByNonOptionalReads() throws {
-        let connection = try database.connect()
+        let connection = try schema.connect()
         try connection.execute("CREATE TABLE t (id integer PRIMARY KEY, color text NULL)")
         try connection.run("INSERT INTO t VALUES ($1, $2), ($3, $4)", 1, String?.none, 2, String?.some("blue"))
         let rows = try connection.query("SELECT id, color FROM t ORDER BY id")
@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test func preparedStatementsRunManyTimesAndSurviveAReconnect() throws {
-        let connection = try database.connect()
+        let connection = try schema.connect()
         try connection.execute("CREATE TABLE t (n integer NOT NULL)")
         let insert = try connection.preparedStatement("INSERT INTO t VALUES ($1)")
         for n in 1...10 { try insert.run(n) }
@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test func aParameterizedQueryTakesOneStatementOnly() throws {
-        let connection = try database.connect()
+        let connection = try schema.connect()
         let error = try #require(throws: PostgresError.self) {
             try connection.query("SELECT $1::int; SELECT 2", 1)
         }
@@ -69,8 +69,8 @@ import Testing
     }
 
     @Test func aTerminatedBackendIsClassifiedAsALostConnectionAndResetReconnects() throws {
-        let connection = try database.connect()
-        let killer = try database.connect()
+        let connection = try schema.connect()
+        let killer = try schema.connect()
         #expect(try killer.query("SELECT pg_terminate_backend($1)", connection.backendProcessID).scalar(Bool.self))
         let error = try #require(throws: PostgresError.self) { try connection.query("SELECT 1") }
         #expect(error.kind == .connectionLost, "\(error)")
@@ -80,7 +80,7 @@ import Testing
     }
 
     @Test func statementTimeoutGivesAClassifiedTimeoutAndTheConnectionStaysUsable() throws {
-        let connection = try database.connect()
+        let connection = try schema.connect()
         try connection.setStatementTimeout(milliseconds: 50)
         #expect(try connection.setting("statement_timeout") == "50ms")
         let error = try #require(throws: PostgresError.self) {

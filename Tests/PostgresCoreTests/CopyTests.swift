@@ -5,11 +5,11 @@ import Testing
 
 /// COPY ... FROM STDIN loads many rows, escapes every value, and loads nothing on failure.
 @Suite struct CopyTests {
-    let database: TestDatabase
-    init() throws { database = try TestDatabase() }
+    let schema: TestSchema
+    init() throws { schema = try TestSchema() }
 
     @Test func copiesAHundredThousandRows() throws {
-        let connection = try database.connect()
+        let connection = try schema.connect()
         try connection.execute("CREATE TABLE t (id bigint PRIMARY KEY, name text NOT NULL, quantity integer NULL)")
         let loaded = try connection.copyIn("COPY t (id, name, quantity) FROM STDIN") { writer in
             for id in 1...100_000 {
@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func escapesTabsLineBreaksBackslashesAndNulls() throws {
-        let connection = try database.connect()
+        let connection = try schema.connect()
         try connection.execute("CREATE TABLE t (n integer, value text)")
         let values: [String?] = ["tab\there", "line\nbreak\r\n", "back\\slash \\N \\.", nil, "", "ünïcödé ✓"]
         try connection.copyIn("COPY t FROM STDIN") { writer in
@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func aRowBreakingACheckLoadsNothing() throws {
-        let connection = try database.connect()
+        let connection = try schema.connect()
         try connection.execute("CREATE TABLE t (quantity integer CONSTRAINT positive CHECK (quantity >= 1))")
         let error = try #require(throws: PostgresError.self) {
             try connection.copyIn("COPY t FROM STDIN") { writer in
@@ -51,7 +51,7 @@ import Testing
 
     @Test func aThrowingWriterAbandonsTheCopyAndTheConnectionStaysUsable() throws {
         struct Stop: Error {}
-        let connection = try database.connect()
+        let connection = try schema.connect()
         try connection.execute("CREATE TABLE t (n integer)")
         #expect(throws: Stop.self) {
             try connection.copyIn("COPY t FROM STDIN") { writer in

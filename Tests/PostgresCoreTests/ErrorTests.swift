@@ -5,8 +5,8 @@ import Testing
 
 /// Errors carry SQLSTATE, constraint name and SQL, classify themselves, and never show secrets.
 @Suite struct ErrorTests {
-    let database: TestDatabase
-    init() throws { database = try TestDatabase() }
+    let schema: TestSchema
+    init() throws { schema = try TestSchema() }
 
     /// The tagged columns of `items`, as the SQLite migration has them, in PostgreSQL's dialect.
     static let taggedItems = """
@@ -25,24 +25,21 @@ import Testing
         """
 
     @Test func anInvalidStatusWrittenByHandInPsqlIsRefused() throws {
-        #expect(try database.server.psql(Self.taggedItems, database: database.name).status == 0)
-        let valid = try database.server.psql(
-            "INSERT INTO items VALUES ('a', 'Keyboard', 'in_stock', 3, NULL);", database: database.name)
+        #expect(try schema.psql(Self.taggedItems).status == 0)
+        let valid = try schema.psql("INSERT INTO items VALUES ('a', 'Keyboard', 'in_stock', 3, NULL);")
         #expect(valid.status == 0, "\(valid)")
-        let tagMismatch = try database.server.psql(
-            "INSERT INTO items VALUES ('b', 'Phone', 'in_stock', NULL, true);", database: database.name)
+        let tagMismatch = try schema.psql("INSERT INTO items VALUES ('b', 'Phone', 'in_stock', NULL, true);")
         #expect(tagMismatch.status != 0)
         #expect(tagMismatch.stderr.contains("violates check constraint \"status_columns_match_status\""), "\(tagMismatch)")
-        let unknownTag = try database.server.psql(
-            "UPDATE items SET status = 'lost';", database: database.name)
+        let unknownTag = try schema.psql("UPDATE items SET status = 'lost';")
         #expect(unknownTag.status != 0)
         #expect(unknownTag.stderr.contains("items_status_check"), "\(unknownTag)")
-        #expect(try database.server.psql("SELECT id, status, quantity FROM items;", database: database.name).output
+        #expect(try schema.psql("SELECT id, status, quantity FROM items;").output
                 == "a|in_stock|3")
     }
 
     @Test func aCheckViolationCarriesSQLStateConstraintAndSQLButNotTheValues() throws {
-        let connection = try database.connect()
+        let connection = try schema.connect()
         try connection.execute(Self.taggedItems)
         let sql = "INSERT INTO items (id, name, status, quantity, is_on_back_order) VALUES ($1, $2, $3, $4, $5)"
         let error = try #require(throws: PostgresError.self) {
@@ -61,7 +58,7 @@ import Testing
     }
 
     @Test func aUniqueViolationNamesItsIndex() throws {
-        let connection = try database.connect()
+        let connection = try schema.connect()
         try connection.execute(Self.taggedItems)
         let insert = "INSERT INTO items VALUES ($1, 'Mouse', 'in_stock', 1, NULL)"
         try connection.run(insert, "x")
@@ -72,7 +69,7 @@ import Testing
     }
 
     @Test func aSyntaxErrorIsOtherWithItsSQL() throws {
-        let connection = try database.connect()
+        let connection = try schema.connect()
         let error = try #require(throws: PostgresError.self) { try connection.execute("SELEC 1") }
         #expect(error.kind == .other)
         #expect(error.sqlState == "42601")
@@ -113,7 +110,7 @@ import Testing
 
     @Test func aReadWriteTargetWithOnlyAStandbyIsRefusedAsAConnectionFailure() throws {
         // The shared server is a primary: asking it for a standby must fail, through libpq alone.
-        let uri = database.uri + "&target_session_attrs=standby"
+        let uri = schema.uri + "&target_session_attrs=standby"
         let error = try #require(throws: PostgresError.self) { try Connection(uri) }
         #expect(error.kind == .connectionFailed)
         #expect(error.message.contains("not in hot standby"), "\(error.message)")

@@ -5,8 +5,8 @@ import Testing
 
 /// Transactions commit, roll back, and retry serialization failures where told to.
 @Suite struct TransactionTests {
-    let database: TestDatabase
-    init() throws { database = try TestDatabase() }
+    let schema: TestSchema
+    init() throws { schema = try TestSchema() }
 
     struct Refused: Error {}
 
@@ -19,8 +19,8 @@ import Testing
     }
 
     @Test func aTransactionCommitsAndOthersSeeItOnlyAfterwards() throws {
-        let connection = try database.connect()
-        let other = try database.connect()
+        let connection = try schema.connect()
+        let other = try schema.connect()
         try makeCounter(connection)
         try connection.transaction {
             try connection.run("UPDATE counter SET n = 5")
@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func aThrowingBodyRollsBack() throws {
-        let connection = try database.connect()
+        let connection = try schema.connect()
         try makeCounter(connection)
         #expect(throws: Refused.self) {
             try connection.transaction {
@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func aSwallowedStatementFailureMakesCommitFail() throws {
-        let connection = try database.connect()
+        let connection = try schema.connect()
         try makeCounter(connection)
         let error = try #require(throws: PostgresError.self) {
             try connection.transaction {
@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func aReadOnlyTransactionRefusesWrites() throws {
-        let connection = try database.connect()
+        let connection = try schema.connect()
         try makeCounter(connection)
         let error = try #require(throws: PostgresError.self) {
             try connection.transaction(readOnly: true) { try connection.run("UPDATE counter SET n = 1") }
@@ -67,8 +67,8 @@ import Testing
     }
 
     @Test func aSerializationFailureIsRetriedFromTheStart() throws {
-        let connection = try database.connect()
-        let rival = try database.connect()
+        let connection = try schema.connect()
+        let rival = try schema.connect()
         try makeCounter(connection)
         var attempts = 0
         try connection.retryingTransaction(isolation: .repeatableRead) {
@@ -82,8 +82,8 @@ import Testing
     }
 
     @Test func withoutRetryTheSerializationFailureIsClassified() throws {
-        let connection = try database.connect()
-        let rival = try database.connect()
+        let connection = try schema.connect()
+        let rival = try schema.connect()
         try makeCounter(connection)
         let error = try #require(throws: PostgresError.self) {
             try connection.transaction(isolation: .repeatableRead) {
@@ -99,8 +99,8 @@ import Testing
     }
 
     @Test func aLostConnectionBeforeCommitIsRetriedOnlyWhenAskedTo() throws {
-        let connection = try database.connect()
-        let killer = try database.connect()
+        let connection = try schema.connect()
+        let killer = try schema.connect()
         try makeCounter(connection)
         var attempts = 0
         try connection.retryingTransaction(reconnecting: true) {
@@ -115,14 +115,14 @@ import Testing
 
 /// An advisory lock held by one transaction makes another wait for it.
 @Suite struct AdvisoryLockTests {
-    let database: TestDatabase
-    init() throws { database = try TestDatabase() }
+    let schema: TestSchema
+    init() throws { schema = try TestSchema() }
 
     @Test func aSecondConnectionWaitsForTheLockAndSeesTheFirstOnesWork() throws {
         let key = AdvisoryLockKey(name: "stockroom.migrations")
-        let first = try database.connect()
+        let first = try schema.connect()
         try first.execute("CREATE TABLE applied (version integer)")
-        let uri = database.uri
+        let uri = schema.uri
         let seenBySecond = Locked<Result<Int, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         try first.withAdvisoryLock(key) {
@@ -140,7 +140,7 @@ import Testing
                 done.signal()
             }
             // Watch the server until the second connection is queued behind the lock.
-            let observer = try database.connect()
+            let observer = try schema.connect()
             var waiting = false
             while !waiting, seenBySecond.current == nil { // nil: the second thread has not failed
                 guard let pid = backend.current else { continue }
@@ -156,7 +156,7 @@ import Testing
     }
 
     @Test func aLockOutsideATransactionIsRefused() throws {
-        let connection = try database.connect()
+        let connection = try schema.connect()
         #expect(throws: PostgresError.self) { try connection.lockForTransaction(AdvisoryLockKey(7)) }
     }
 
