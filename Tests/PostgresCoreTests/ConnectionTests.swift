@@ -93,3 +93,44 @@ import Testing
         #expect(try connection.query("SELECT 1").scalar(Int.self) == 1)
     }
 }
+
+/// A statement can be cancelled from another thread.
+@Suite struct CancelTests {
+    let schema: TestSchema
+    init() throws { schema = try TestSchema() }
+
+    @Test func anotherThreadCancelsARunningStatement() throws {
+        let connection = try schema.connect()
+        let canceller = try connection.canceller()
+        let backend = connection.backendProcessID
+        // A backstop so that a failed cancel fails the test instead of hanging it.
+        try connection.setStatementTimeout(milliseconds: 120_000)
+        let uri = schema.uri
+        let sent = Locked<Bool?>(nil)
+        let finished = Locked(false)
+        let cancellerDone = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            defer { cancellerDone.signal() }
+            guard let observer = try? Connection(uri) else { return sent.withValue { $0 = false } }
+            // Cancel while the server reports the statement running, again and again until it
+            // stops: a cancel that lands between the protocol messages of the statement, before
+            // it executes, is ignored by the server.
+            while !finished.current {
+                let running = (try? observer.query("SELECT count(*) FROM pg_stat_activity WHERE pid = $1 AND state = 'active'",
+                                                   backend).scalar(Int.self)) == 1
+                if running { let outcome = canceller.cancel(); sent.withValue { $0 = ($0 ?? true) && outcome.sent } }
+            }
+        }
+        defer { finished.withValue { $0 = true } } // also when an expectation below throws
+        let error = try #require(throws: PostgresError.self) {
+            try connection.query("SELECT count(*) FROM generate_series(1, 100000000000)")
+        }
+        finished.withValue { $0 = true }
+        cancellerDone.wait() // no cancel request can reach the next statement
+        #expect(error.kind == .timedOut)
+        #expect(error.sqlState == "57014")
+        #expect(error.message.contains("user request"), "\(error.message)")
+        #expect(sent.current == true)
+        #expect(try connection.query("SELECT 1").scalar(Int.self) == 1)
+    }
+}

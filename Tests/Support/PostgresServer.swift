@@ -12,7 +12,7 @@ import Glibc
 ///   127.0.0.1, on a port the kernel reported free; if another process takes that port first,
 ///   the start fails with "could not bind" and is tried again on another port.
 /// - Readiness is the server's own: `pg_ctl start -w` returns once the postmaster reports
-///   "ready" in its pid file, then `pg_isready` must succeed. Nothing sleeps.
+///   "ready" in its pid file, then `pg_isready` must succeed. No fixed waits anywhere.
 /// - `initdb` and `postgres` refuse to run as root (tests run as root in CI): when the test
 ///   process is root, every server command runs as an unprivileged account (`postgres` by
 ///   default, `STOCKROOM_PG_USER` to change it; scripts/setup.sh makes sure it exists) through
