@@ -56,8 +56,8 @@ import Testing
 
         let beforeKillReached = waitForAcknowledgements(Self.rowsBeforeKill)
         try primary.kill()
+        let acknowledgedBeforeKill = logs.reduce(0) { $0 + $1.current.acknowledged.count }
         try standby.promote()
-        let acknowledgedAtPromotion = logs.reduce(0) { $0 + $1.current.acknowledged.count }
         let afterPromotionReached = waitForAcknowledgements(Self.rowsAfterPromotion)
         stop.withValue { $0 = true }
         finished.wait()
@@ -81,7 +81,7 @@ import Testing
             lost += seen.acknowledged.filter { !(stored[writer]?.contains($0) ?? false) }.count
             #expect(seen.sawFailure, "writer \(writer) was cut off by the kill")
         }
-        print("failover: \(acknowledged) inserts acknowledged (\(acknowledgedAtPromotion) by the promotion), "
+        print("failover: \(acknowledged) inserts acknowledged (\(acknowledgedBeforeKill) before the kill), "
               + "\(failed) failed during the switch (\(kinds.sorted().joined(separator: ", "))), \(lost) lost")
         #expect(lost == 0)
         #expect(hosts == ["127.0.0.1:\(standby.port)"], "after the failure every writer reached the standby")

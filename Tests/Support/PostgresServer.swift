@@ -157,13 +157,16 @@ public final class PostgresServer: @unchecked Sendable {
         return pid
     }
 
-    /// Kills the postmaster with SIGKILL, as a crash or `kill -9` would: no shutdown, no
-    /// checkpoint, connections cut. Its shared-memory segment is marked for removal so it goes
-    /// away once the orphaned server processes notice and exit.
+    /// Kills the server with SIGKILL, as losing its machine would: the postmaster and every
+    /// server process at once (its process group: `pg_ctl` starts the postmaster as a session
+    /// leader), no shutdown, no checkpoint, connections cut. Killing the postmaster alone is not
+    /// enough: its backends would go on serving the connections they have, and their walsender
+    /// go on streaming, until they notice. The shared-memory segment is removed too.
     public func kill() throws {
         let pidFile = try String(contentsOfFile: directory.appending(path: "data/postmaster.pid").path, encoding: .utf8)
         let pid = try postmasterProcessID()
-        guard Glibc.kill(pid, SIGKILL) == 0 else { throw PostgresServerError("kill \(pid) failed: errno \(errno)") }
+        let target = getpgid(pid) == pid ? -pid : pid
+        guard Glibc.kill(target, SIGKILL) == 0 else { throw PostgresServerError("kill \(target) failed: errno \(errno)") }
         // Line 7 holds "key id" of the SysV segment.
         let lines = pidFile.split(separator: "\n", omittingEmptySubsequences: false)
         if lines.count > 6, let id = lines[6].split(separator: " ").last.flatMap({ Int32($0) }) {
