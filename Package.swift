@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "Inventory", targets: ["Inventory"]),
         .library(name: "StockroomStore", targets: ["StockroomStore"]),
         .library(name: "DraftFlow", targets: ["DraftFlow"]),
+        .library(name: "PostgresCore", targets: ["PostgresCore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -62,6 +63,17 @@ let package = Package(
         .testTarget(name: "DraftFlowTests", dependencies: ["DraftFlow", "Inventory"]),
         .testTarget(name: "StoreTests", dependencies: ["StockroomTestSupport", "StockroomStore", "Inventory", "SQLiteCore"]),
         .testTarget(name: "CLITests", dependencies: ["StockroomTestSupport", "stockroom", "StockroomStore", "Inventory", "SQLiteCore"]),
+
+        // The system's libpq (Debian: libpq-dev), beside CSQLite: no Swift wrapper package.
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
+        // Connections, parameterized statements, transactions, COPY and errors: PostgreSQL
+        // through libpq and nothing else.
+        .target(name: "PostgresCore", dependencies: ["CLibPQ"]),
+        .testTarget(name: "PostgresCoreTests", dependencies: ["StockroomTestSupport", "PostgresCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

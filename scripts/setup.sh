@@ -2,10 +2,19 @@
 # Installs what Stockroom needs beyond the Swift toolchain, on Debian: the system SQLite
 # library and headers (the CSQLite target links them), the sqlite3 shell (tests inspect the
 # database with it), pkg-config (SwiftPM finds libsqlite3 through it) and flock (the nightly
-# backup script). Safe to run again: it installs only what is missing.
+# backup script). For PostgreSQL: libpq-dev (the CLibPQ target links libpq) and the PostgreSQL
+# server (the tests start throwaway servers of their own with initdb and pg_ctl; nothing is
+# started here). Safe to run again: it installs only what is missing.
 set -euo pipefail
 
-packages=(libsqlite3-dev sqlite3 pkg-config util-linux)
+packages=(libsqlite3-dev sqlite3 pkg-config util-linux libpq-dev)
+# The server: Debian 12's version (postgresql-15) when the archive has it, else the
+# distribution's default through the `postgresql` metapackage.
+if apt-cache show postgresql-15 >/dev/null 2>&1; then
+    packages+=(postgresql-15)
+else
+    packages+=(postgresql)
+fi
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -18,5 +27,18 @@ if ((${#missing[@]})); then
     "${sudo_cmd[@]}" apt-get update -qq
     DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
+
+# initdb and postgres refuse to run as root, and CI runs the tests as root: the tests then run
+# the server programs as this unprivileged account (the server package normally creates it).
+if ! id postgres >/dev/null 2>&1; then
+    echo "setup: creating the postgres account" >&2
+    sudo_cmd=()
+    [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+    "${sudo_cmd[@]}" useradd --system --user-group --home-dir /var/lib/postgresql --shell /bin/bash postgres
+fi
+# The server programs live outside PATH on Debian (/usr/lib/postgresql/<version>/bin); the
+# tests find them with pg_config --bindir or that folder, or STOCKROOM_PG_BINDIR.
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || [ -n "${STOCKROOM_PG_BINDIR:-}" ] \
+    || { echo "setup: no PostgreSQL server programs found under /usr/lib/postgresql/*/bin" >&2; exit 1; }
 
 command -v swift >/dev/null || { echo "setup: swift is not on PATH (expected the Swift 6 toolchain, e.g. /opt/swift/usr/bin)" >&2; exit 1; }

@@ -1,0 +1,210 @@
+import CLibPQ
+import Foundation
+
+/// One connection to a PostgreSQL server, through libpq.
+///
+/// The connection string goes to libpq unchanged, so everything libpq understands works:
+/// URIs and keyword/value strings, several hosts (`postgresql://h1,h2/db`) tried in order with
+/// `target_session_attrs=read-write` picking the primary, `sslmode`, `connect_timeout`,
+/// `PGPASSFILE`/`~/.pgpass`, `PGPASSWORD`, `PGSERVICE` and service files, and every other
+/// `PG*` environment variable.
+///
+/// A `Connection` is synchronous and used from one thread at a time (it is not `Sendable`).
+/// Statements take their values as parameters (`$1`, `$2`, ...) in text format and return rows
+/// in text format, read through ``Row/get(_:at:)``.
+///
+/// Server notices (`NOTICE: ... skipping`) are dropped instead of going to stderr, which
+/// belongs to the program using the connection.
+public final class Connection {
+    /// The connection string with its password masked: safe to print.
+    public let redactedConnectionString: String
+    /// The passwords the connection string holds, to scrub from libpq's messages.
+    private let passwords: [String]
+    let handle: OpaquePointer
+    /// Incremented by ``reset()``: statements prepared in an earlier session are gone.
+    private(set) var session = 0
+    private var preparedStatements: [String: PreparedStatement] = [:]
+    private var preparedCount = 0
+
+    /// Connects to the server `connectionString` names.
+    ///
+    /// - Throws: ``PostgresError`` of kind ``PostgresError/Kind/invalidConnectionString`` when
+    ///   libpq cannot parse the string, or ``PostgresError/Kind/connectionFailed`` with libpq's
+    ///   message (every host it tried, and why each failed). Neither message holds the password.
+    public init(_ connectionString: String) throws {
+        redactedConnectionString = ConnectionString.redacted(connectionString)
+        passwords = ConnectionString.passwords(in: connectionString)
+        let passwords = passwords
+        func clean(_ message: String) -> String { Connection.clean(message, passwords: passwords) }
+        var parseError: UnsafeMutablePointer<CChar>?
+        if let options = PQconninfoParse(connectionString, &parseError) {
+            PQconninfoFree(options)
+        } else {
+            let message = parseError.map { String(cString: $0) } ?? "out of memory"
+            PQfreemem(parseError)
+            throw PostgresError(kind: .invalidConnectionString,
+                                message: "invalid connection string \(redactedConnectionString): \(clean(message))")
+        }
+        guard let connection = PQconnectdb(connectionString) else {
+            throw PostgresError(kind: .connectionFailed, message: "libpq could not allocate a connection")
+        }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            let message = clean(String(cString: PQerrorMessage(connection)))
+            PQfinish(connection)
+            throw PostgresError(kind: .connectionFailed,
+                                message: "could not connect to \(redactedConnectionString): \(message)")
+        }
+        handle = connection
+        Connection.configure(connection)
+    }
+
+    /// libpq's message on one line (it lists each host tried on a line of its own), with every
+    /// password replaced by `***` (libpq may quote the part of a URI it could not parse).
+    static func clean(_ message: String, passwords: [String]) -> String {
+        var text = message.trimmingTrailingNewlines()
+        for password in passwords.sorted(by: { $0.count > $1.count }) where !password.isEmpty {
+            text = text.replacingAll(password, with: ConnectionString.mask)
+        }
+        return text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; ")
+    }
+
+    private static func configure(_ connection: OpaquePointer) {
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
+        PQsetClientEncoding(connection, "UTF8")
+    }
+
+    deinit {
+        preparedStatements.removeAll()
+        PQfinish(handle)
+    }
+
+    /// The version of the libpq in use, e.g. 150018 for 15.18.
+    public static var libraryVersion: Int { Int(PQlibVersion()) }
+
+    // MARK: State
+
+    /// The server's version as a number, e.g. 150018 for 15.18.
+    public var serverVersion: Int { Int(PQserverVersion(handle)) }
+
+    /// The host this connection reached: with several hosts in the connection string, the one
+    /// that accepted (a name, an address, or a Unix-socket folder).
+    public var host: String { PQhost(handle).map { String(cString: $0) } ?? "" }
+
+    /// The port this connection reached.
+    public var port: String { PQport(handle).map { String(cString: $0) } ?? "" }
+
+    /// The process id of the server process serving this connection.
+    public var backendProcessID: Int { Int(PQbackendPID(handle)) }
+
+    /// True while the connection is usable; false once it broke (see ``reset()``).
+    public var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
+
+    /// Where the connection stands with respect to transactions.
+    public enum TransactionState: Sendable, Equatable {
+        /// No transaction is open.
+        case idle
+        /// A transaction is open and usable.
+        case inTransaction
+        /// A transaction is open but a statement failed: only ROLLBACK will be accepted.
+        case inFailedTransaction
+        /// A command is running, or the connection is broken.
+        case unknown
+    }
+
+    /// Where the connection stands with respect to transactions (PQtransactionStatus).
+    public var transactionState: TransactionState {
+        switch PQtransactionStatus(handle) {
+        case PQTRANS_IDLE: .idle
+        case PQTRANS_INTRANS: .inTransaction
+        case PQTRANS_INERROR: .inFailedTransaction
+        default: .unknown
+        }
+    }
+
+    /// Connects again with the same connection string, after the connection broke (or to move
+    /// to another host of a multi-host string: libpq tries the hosts in order again).
+    ///
+    /// Prepared statements are prepared again on their next use.
+    public func reset() throws {
+        PQreset(handle)
+        session += 1
+        preparedStatements.removeAll()
+        guard PQstatus(handle) == CONNECTION_OK else {
+            let message = Connection.clean(String(cString: PQerrorMessage(handle)), passwords: passwords)
+            throw PostgresError(kind: .connectionFailed, message: "could not reconnect to \(redactedConnectionString): \(message)")
+        }
+        Connection.configure(handle)
+    }
+
+    // MARK: Statements
+
+    /// Runs `sql`, which may hold several statements separated by semicolons, without
+    /// parameters (the simple query protocol). Use it for scripts and DDL.
+    public func execute(_ sql: String) throws {
+        _ = try check(PQexec(handle, sql), sql: sql)
+    }
+
+    /// Runs one statement with `parameters` bound to `$1`, `$2`, ... and returns its rows.
+    @discardableResult
+    public func query(_ sql: String, _ parameters: any PostgresParameter...) throws -> QueryResult {
+        try query(sql, parameters: parameters)
+    }
+
+    /// Runs one statement with `parameters` bound to `$1`, `$2`, ... and returns its rows.
+    @discardableResult
+    public func query(_ sql: String, parameters: [any PostgresParameter]) throws -> QueryResult {
+        let result = Connection.withParameterPointers(parameters) { count, values in
+            PQexecParams(handle, sql, count, nil, values, nil, nil, 0)
+        }
+        return try check(result, sql: sql)
+    }
+
+    /// Runs one statement with `parameters` and returns how many rows it inserted, updated or
+    /// deleted.
+    @discardableResult
+    public func run(_ sql: String, _ parameters: any PostgresParameter...) throws -> Int {
+        try query(sql, parameters: parameters).affectedRowCount
+    }
+
+    /// The server-side prepared statement for `sql`, prepared on first use and kept for the
+    /// connection's life: SQL run many times is parsed and planned once.
+    public func preparedStatement(_ sql: String) throws -> PreparedStatement {
+        if let statement = preparedStatements[sql] { return statement }
+        preparedCount += 1
+        let statement = PreparedStatement(connection: self, sql: sql, name: "stockroom_\(preparedCount)")
+        try statement.prepareIfNeeded()
+        preparedStatements[sql] = statement
+        return statement
+    }
+
+    /// Turns a libpq result into a ``QueryResult`` or a thrown ``PostgresError``.
+    func check(_ result: OpaquePointer?, sql: String, accepting accepted: Set<UInt32> = []) throws -> QueryResult {
+        guard let result else { throw PostgresError(result: nil, connection: handle, sql: sql) }
+        let status = PQresultStatus(result)
+        switch status {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
+            return QueryResult(handle: result, sql: sql)
+        default:
+            if accepted.contains(status.rawValue) { return QueryResult(handle: result, sql: sql) }
+            let error = PostgresError(result: result, connection: handle, sql: sql)
+            PQclear(result)
+            // A statement that fails with an unexpected status (COPY where none was expected)
+            // can leave libpq mid-protocol; drain it so the connection stays usable.
+            while let extra = PQgetResult(handle) { PQclear(extra) }
+            throw error
+        }
+    }
+
+    /// Calls `body` with the parameters as C strings (NULL pointers for NULL), valid for the call.
+    static func withParameterPointers<T>(_ parameters: [any PostgresParameter],
+                                         _ body: (Int32, UnsafePointer<UnsafePointer<CChar>?>?) -> T) -> T {
+        let copies: [UnsafeMutablePointer<CChar>?] = parameters.map { parameter in
+            parameter.postgresText.map { strdup($0)! }
+        }
+        defer { copies.forEach { free($0) } }
+        let pointers = copies.map { UnsafePointer($0) }
+        return pointers.withUnsafeBufferPointer { buffer in
+            body(Int32(buffer.count), buffer.baseAddress)
+        }
+    }
+}

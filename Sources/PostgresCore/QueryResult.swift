@@ -1,0 +1,98 @@
+import CLibPQ
+
+/// The rows a statement returned, in PostgreSQL's text format, held in memory by libpq until
+/// the result is released.
+///
+/// Read rows by index (`result[0]`) or iterate them; read each column with
+/// ``Row/get(_:at:)`` as a ``PostgresDecodable`` type, `Optional` for nullable columns.
+public final class QueryResult: RandomAccessCollection {
+    let handle: OpaquePointer
+    /// The SQL that produced the result.
+    public let sql: String
+
+    init(handle: OpaquePointer, sql: String) {
+        self.handle = handle
+        self.sql = sql
+    }
+
+    deinit { PQclear(handle) }
+
+    /// The index of the first row: 0.
+    public var startIndex: Int { 0 }
+    /// The number of rows.
+    public var endIndex: Int { Int(PQntuples(handle)) }
+    /// The row at `position`.
+    public subscript(position: Int) -> Row { Row(result: self, index: Int32(position)) }
+
+    /// The number of columns in each row.
+    public var columnCount: Int { Int(PQnfields(handle)) }
+
+    /// The name of column `index`.
+    public func columnName(at index: Int) -> String {
+        PQfname(handle, Int32(index)).map { String(cString: $0) } ?? ""
+    }
+
+    /// The index of the column called `name`, or nil.
+    public func columnIndex(named name: String) -> Int? {
+        let index = Int(PQfnumber(handle, "\"" + name.replacingAll("\"", with: "\"\"") + "\""))
+        return index < 0 ? nil : index
+    }
+
+    /// The command tag the server sent, such as `INSERT 0 1` or `COPY 100000`.
+    public var commandTag: String { String(cString: PQcmdStatus(handle)) }
+
+    /// The number of rows an INSERT, UPDATE, DELETE, MERGE, SELECT, MOVE, FETCH or COPY
+    /// affected (PQcmdTuples), or 0 for other commands.
+    public var affectedRowCount: Int { Int(String(cString: PQcmdTuples(handle))) ?? 0 }
+
+    /// The single value of a one-row, one-column result (`SELECT count(*) ...`).
+    public func scalar<T: PostgresDecodable>(_ type: T.Type = T.self) throws -> T {
+        guard count == 1, columnCount == 1 else {
+            throw PostgresError(kind: .unexpectedValue,
+                                message: "expected one row of one column, found \(count) rows of \(columnCount) columns", sql: sql)
+        }
+        return try self[0].get(type, at: 0)
+    }
+}
+
+/// One row of a ``QueryResult``. It keeps its result alive.
+public struct Row {
+    let result: QueryResult
+    let index: Int32
+
+    /// True when column `column` is NULL.
+    public func isNull(at column: Int) -> Bool {
+        PQgetisnull(result.handle, index, Int32(column)) != 0
+    }
+
+    /// Column `column`'s text, or nil for NULL.
+    public func text(at column: Int) -> String? {
+        guard !isNull(at: column), let value = PQgetvalue(result.handle, index, Int32(column)) else { return nil }
+        return String(cString: value)
+    }
+
+    /// Column `column` read as `type`; use an `Optional` type for a nullable column.
+    ///
+    /// - Throws: ``PostgresError`` of kind ``PostgresError/Kind/unexpectedValue`` naming the
+    ///   column, for NULL read as a non-optional type or text the type cannot read.
+    public func get<T: PostgresDecodable>(_ type: T.Type = T.self, at column: Int) throws -> T {
+        guard column >= 0, column < result.columnCount else {
+            throw PostgresError(kind: .unexpectedValue,
+                                message: "no column \(column): the result has \(result.columnCount)", sql: result.sql)
+        }
+        do {
+            return try T.decode(postgresText: text(at: column))
+        } catch let error as PostgresError {
+            throw PostgresError(kind: error.kind, message: "column \(column) (\(result.columnName(at: column))): \(error.message)",
+                                sql: result.sql)
+        }
+    }
+
+    /// The column called `name` read as `type`.
+    public func get<T: PostgresDecodable>(_ type: T.Type = T.self, named name: String) throws -> T {
+        guard let column = result.columnIndex(named: name) else {
+            throw PostgresError(kind: .unexpectedValue, message: "no column named \(name)", sql: result.sql)
+        }
+        return try get(type, at: column)
+    }
+}

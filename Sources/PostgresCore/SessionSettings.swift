@@ -1,0 +1,19 @@
+extension Connection {
+    /// Limits how long any one statement on this connection may run (`statement_timeout`); a
+    /// statement that runs longer fails with a ``PostgresError`` of kind
+    /// ``PostgresError/Kind/timedOut``. nil removes the limit.
+    public func setStatementTimeout(milliseconds: Int?) throws {
+        try setSetting("statement_timeout", to: String(milliseconds ?? 0))
+    }
+
+    /// Sets a run-time parameter for the rest of the session, or with `local` only until the
+    /// current transaction ends (`set_config`, so the value travels as a parameter).
+    public func setSetting(_ name: String, to value: String, local: Bool = false) throws {
+        try query("SELECT set_config($1, $2, $3)", name, value, local)
+    }
+
+    /// The current value of a run-time parameter, as `SHOW` prints it (`current_setting`).
+    public func setting(_ name: String) throws -> String {
+        try query("SELECT current_setting($1)", name).scalar(String.self)
+    }
+}

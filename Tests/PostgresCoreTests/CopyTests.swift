@@ -1,0 +1,65 @@
+import Foundation
+import PostgresCore
+import StockroomTestSupport
+import Testing
+
+/// COPY ... FROM STDIN loads many rows, escapes every value, and loads nothing on failure.
+@Suite struct CopyTests {
+    let schema: TestSchema
+    init() throws { schema = try TestSchema() }
+
+    @Test func copiesAHundredThousandRows() throws {
+        let connection = try schema.connect()
+        try connection.execute("CREATE TABLE t (id bigint PRIMARY KEY, name text NOT NULL, quantity integer NULL)")
+        let loaded = try connection.copyIn("COPY t (id, name, quantity) FROM STDIN") { writer in
+            for id in 1...100_000 {
+                try writer.writeRow(id, "item \(id)", id % 10 == 0 ? nil : Int?.some(id % 7 + 1))
+            }
+            #expect(writer.rowCount == 100_000)
+        }
+        #expect(loaded == 100_000)
+        let summary = try connection.query("SELECT count(*), sum(id), count(quantity), max(name) FROM t")[0]
+        #expect(try summary.get(Int.self, at: 0) == 100_000)
+        #expect(try summary.get(Int.self, at: 1) == 100_000 * 100_001 / 2)
+        #expect(try summary.get(Int.self, at: 2) == 90_000)
+        #expect(try summary.get(String.self, at: 3) == "item 99999")
+    }
+
+    @Test func escapesTabsLineBreaksBackslashesAndNulls() throws {
+        let connection = try schema.connect()
+        try connection.execute("CREATE TABLE t (n integer, value text)")
+        let values: [String?] = ["tab\there", "line\nbreak\r\n", "back\\slash \\N \\.", nil, "", "ünïcödé ✓"]
+        try connection.copyIn("COPY t FROM STDIN") { writer in
+            for (n, value) in values.enumerated() { try writer.writeRow([String(n), value]) }
+        }
+        let back = try connection.query("SELECT value FROM t ORDER BY n").map { try $0.get(String?.self, at: 0) }
+        #expect(back == values)
+    }
+
+    @Test func aRowBreakingACheckLoadsNothing() throws {
+        let connection = try schema.connect()
+        try connection.execute("CREATE TABLE t (quantity integer CONSTRAINT positive CHECK (quantity >= 1))")
+        let error = try #require(throws: PostgresError.self) {
+            try connection.copyIn("COPY t FROM STDIN") { writer in
+                for quantity in [3, 2, 1, 0, 5] { try writer.writeRow(quantity) }
+            }
+        }
+        #expect(error.kind == .constraintViolation)
+        #expect(error.constraintName == "positive")
+        #expect(try connection.query("SELECT count(*) FROM t").scalar(Int.self) == 0)
+    }
+
+    @Test func aThrowingWriterAbandonsTheCopyAndTheConnectionStaysUsable() throws {
+        struct Stop: Error {}
+        let connection = try schema.connect()
+        try connection.execute("CREATE TABLE t (n integer)")
+        #expect(throws: Stop.self) {
+            try connection.copyIn("COPY t FROM STDIN") { writer in
+                for n in 1...1000 { try writer.writeRow(n) }
+                throw Stop()
+            }
+        }
+        #expect(try connection.query("SELECT count(*) FROM t").scalar(Int.self) == 0)
+        #expect(connection.transactionState == .idle)
+    }
+}
