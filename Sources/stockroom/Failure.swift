@@ -67,6 +67,8 @@ enum Failure {
             }
         case let error as InventoryError:
             return (.dataError, error.description)
+        case let error as TransferError:
+            return (.ioError, error.description)
         case let error as BackupError:
             return (code(for: error), error.description)
         case let error as MigrationError:

@@ -22,6 +22,7 @@ struct Stockroom: ParsableCommand {
             stderr, starting with "error:".
             """,
         subcommands: [ItemsCommand.self, DraftCommand.self, MigrateCommand.self, QueryCommand.self,
-                      BackupCommand.self, RestoreCommand.self, CheckCommand.self]
+                      BackupCommand.self, RestoreCommand.self, CheckCommand.self,
+                      ImportCommand.self, ExportCommand.self]
     )
 }
