@@ -56,8 +56,10 @@ public struct ItemImport {
     public var dryRun: Bool
     /// Rows between two progress reports.
     public var progressInterval = 16_384
-    /// Page cache for the load, in KiB (SQLite's negative `cache_size`).
-    public var loadCacheKiB = 65_536
+    /// Page cache for the load, in KiB (SQLite's negative `cache_size`), or nil for SQLite's
+    /// default (2 MiB). Measured on 1M rows (BENCHMARKS.md, W7), a 64 MiB cache made the load
+    /// slower, in Stockroom and in the sqlite3 shell alike, so the default is kept.
+    public var loadCacheKiB: Int? = nil
 
     public init(format: TransferFormat, onConflict: ConflictPolicy = .fail, dryRun: Bool = false) {
         self.format = format
@@ -83,8 +85,8 @@ public struct ItemImport {
         return try database.writeTransaction {
             let before = try ItemRepository(database: database).count()
             let rebuild = before == 0 ? try IndexRebuild(database: database) : nil
-            try database.execute("PRAGMA cache_size = -\(loadCacheKiB)")
-            defer { try? database.execute("PRAGMA cache_size = -2000") }
+            if let loadCacheKiB { try database.execute("PRAGMA cache_size = -\(loadCacheKiB)") }
+            defer { if loadCacheKiB != nil { try? database.execute("PRAGMA cache_size = -2000") } }
             try rebuild?.dropIndexes()
             let writer = try RowWriter(database: database, onConflict: onConflict)
             let summary = try load(descriptor, database: database, writer: writer, progress: progress)
