@@ -47,6 +47,16 @@ final class CSVReader {
             started = true
             try skipByteOrderMark()
         }
+        // The buffers are moved out of the object for the loop: appending to a local array
+        // skips the exclusivity check that every access to a class's property costs.
+        var bytes = self.bytes, ends = self.ends
+        self.bytes = []
+        self.ends = []
+        defer { self.bytes = bytes; self.ends = ends }
+        return try read(&bytes, &ends)
+    }
+
+    private func read(_ bytes: inout [UInt8], _ ends: inout [Int]) throws -> Bool {
         bytes.removeAll(keepingCapacity: true)
         ends.removeAll(keepingCapacity: true)
         // Blank lines between records carry no data.

@@ -105,6 +105,11 @@ public struct ItemImport {
         let decoder = ImportRowDecoder()
         var problems = ProblemList()
         var seenIDs: [UUID: Int32] = [:]
+        var info = stat()
+        if fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
+            // About 100 bytes a row: sized once instead of rehashed as it grows.
+            seenIDs.reserveCapacity(Int(info.st_size) / 100)
+        }
         var rows = 0
         var existing = 0
         // Whether an id is stored already: for a dry run, and, once a bad row has stopped the
