@@ -13,7 +13,7 @@ struct Stockroom: ParsableCommand {
             Exit codes: 0 success; 1 `migrate status --exit-code` found migrations not applied; \
             64 bad command line (unknown or conflicting flags, malformed or ambiguous id, invalid \
             value, SQL that `query` refuses); 65 data that breaks a rule (saving a draft with a \
-            blank name, a row that does not decode, a database whose migrations cannot be trusted \
+            blank name, bad rows in an import file, a row that does not decode, a database whose migrations cannot be trusted \
             or that `migrate verify` finds off, a query that fails while running); 66 item, draft, \
             database file or migrations folder not found; 73 an output exists and --force was not \
             given, or cannot be created (backup, restore); 74 the file is not a SQLite database, is \

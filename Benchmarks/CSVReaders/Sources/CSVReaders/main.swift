@@ -1,0 +1,60 @@
+import CSV
+import Foundation
+import SwiftCSV
+
+// Reads every record of the file and touches every field, three times per reader; prints the
+// best wall time, the records and field bytes seen (to prove each read it all) and peak memory.
+let path = CommandLine.arguments[1]
+let which = CommandLine.arguments.count > 2 ? CommandLine.arguments[2] : "all"
+
+func time(_ label: String, _ body: () throws -> (Int, Int)) rethrows {
+    var best = Double.infinity
+    var seen = (0, 0)
+    for _ in 0..<3 {
+        let start = DispatchTime.now().uptimeNanoseconds
+        seen = try body()
+        best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
+    var usage = rusage()
+    getrusage(RUSAGE_SELF, &usage)
+    print("\(label): best of 3 \(String(format: "%.2f", best)) s, \(seen.0) records, \(seen.1) field bytes, peak RSS so far \(usage.ru_maxrss / 1024) MB")
+}
+
+if which == "all" || which == "stockroom" {
+    try time("Stockroom CSVReader (bytes, streaming)") {
+        let descriptor = open(path, O_RDONLY)
+        defer { close(descriptor) }
+        let reader = CSVReaders.CSVReader(input: ByteInput(descriptor: descriptor))
+        var records = 0, bytes = 0
+        while try reader.next() {
+            records += 1
+            for index in 0..<reader.fieldCount { bytes += reader.withField(index) { $0.count } }
+        }
+        return (records, bytes)
+    }
+}
+
+if which == "all" || which == "csvswift" {
+    try time("yaslab/CSV.swift 2.5.2 (InputStream, streaming)") {
+        let stream = InputStream(fileAtPath: path)!
+        let reader = try CSV.CSVReader(stream: stream)
+        var records = 0, bytes = 0
+        while let row = reader.next() {
+            records += 1
+            for field in row { bytes += field.utf8.count }
+        }
+        return (records, bytes)
+    }
+}
+
+if which == "all" || which == "swiftcsv" {
+    try time("swiftcsv/SwiftCSV 0.10.0 (whole file as String, enumerateAsArray)") {
+        let csv = try SwiftCSV.CSV<Enumerated>(url: URL(fileURLWithPath: path), delimiter: .comma, loadColumns: false)
+        var records = 0, bytes = 0
+        try csv.enumerateAsArray(startAt: 0, rowLimit: nil) { row in
+            records += 1
+            for field in row { bytes += field.utf8.count }
+        }
+        return (records, bytes)
+    }
+}
