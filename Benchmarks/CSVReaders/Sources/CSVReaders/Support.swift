@@ -2,3 +2,8 @@
 enum TransferError: Error {
     case unreadable(reason: String)
 }
+
+struct RowProblem: Error {
+    let reason: String
+    init(_ reason: String) { self.reason = reason }
+}

@@ -58,3 +58,55 @@ if which == "all" || which == "swiftcsv" {
         return (records, bytes)
     }
 }
+
+// JSON Lines: Foundation's JSONSerialization per line against the strict byte scanner walking
+// the same objects (every string unescaped, every number read).
+func walk(_ scanner: inout JSONScanner, _ scratch: inout [UInt8]) throws -> Int {
+    switch scanner.peek() {
+    case UInt8(ascii: "{"):
+        scanner.index += 1
+        var total = 0
+        if scanner.peek() == UInt8(ascii: "}") { scanner.index += 1; return 0 }
+        repeat {
+            try scanner.string(into: &scratch)
+            total += scratch.count
+            try scanner.expect(UInt8(ascii: ":"))
+            total += try walk(&scanner, &scratch)
+        } while try scanner.more(before: UInt8(ascii: "}"))
+        return total
+    case UInt8(ascii: "\""):
+        try scanner.string(into: &scratch)
+        return scratch.count
+    case UInt8(ascii: "t"), UInt8(ascii: "f"):
+        return try scanner.bool() ? 1 : 0
+    case UInt8(ascii: "n"):
+        _ = scanner.null()
+        return 0
+    default:
+        return try scanner.integer() & 1
+    }
+}
+
+if which == "jsonl" {
+    let data = try Data(contentsOf: URL(fileURLWithPath: path))
+    let lines = data.split(separator: UInt8(ascii: "\n"))
+    try time("JSONL: Stockroom JSONScanner (bytes)") {
+        var total = 0
+        var scratch: [UInt8] = []
+        for line in lines {
+            try line.withUnsafeBytes { raw in
+                var scanner = JSONScanner(raw.bindMemory(to: UInt8.self))
+                total += try walk(&scanner, &scratch)
+            }
+        }
+        return (lines.count, total)
+    }
+    try time("JSONL: Foundation JSONSerialization") {
+        var total = 0
+        for line in lines {
+            let object = try JSONSerialization.jsonObject(with: Data(line)) as! [String: Any]
+            total += object.count
+        }
+        return (lines.count, total)
+    }
+}
