@@ -16,7 +16,7 @@ func time(_ label: String, _ body: () throws -> (Int, Int)) rethrows {
         best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
     }
     var usage = rusage()
-    getrusage(RUSAGE_SELF, &usage)
+    getrusage(RUSAGE_SELF.rawValue, &usage)
     print("\(label): best of 3 \(String(format: "%.2f", best)) s, \(seen.0) records, \(seen.1) field bytes, peak RSS so far \(usage.ru_maxrss / 1024) MB")
 }
 
@@ -24,7 +24,7 @@ if which == "all" || which == "stockroom" {
     try time("Stockroom CSVReader (bytes, streaming)") {
         let descriptor = open(path, O_RDONLY)
         defer { close(descriptor) }
-        let reader = CSVReaders.CSVReader(input: ByteInput(descriptor: descriptor))
+        let reader = StockroomCSVReader(input: ByteInput(descriptor: descriptor))
         var records = 0, bytes = 0
         while try reader.next() {
             records += 1
@@ -37,7 +37,7 @@ if which == "all" || which == "stockroom" {
 if which == "all" || which == "csvswift" {
     try time("yaslab/CSV.swift 2.5.2 (InputStream, streaming)") {
         let stream = InputStream(fileAtPath: path)!
-        let reader = try CSV.CSVReader(stream: stream)
+        let reader = try CSV(stream: stream)
         var records = 0, bytes = 0
         while let row = reader.next() {
             records += 1
