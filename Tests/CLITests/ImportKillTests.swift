@@ -71,6 +71,21 @@ import Testing
         try killMidImport(seedItems: 3)
     }
 
+    @Test func progressShowsOnATerminal() throws {
+        let database = CLIDatabase()
+        let file = database.directory.path("items.csv")
+        var data = Data("id,name,color,status,quantity,is_on_back_order,created_at,updated_at\r\n".utf8)
+        data.append(rows(0..<40_000))
+        try data.write(to: URL(fileURLWithPath: file))
+        // script(1) runs the command on a real pseudo-terminal, stderr included.
+        let command = "'\(Processes.stockroomPath)' import '\(file)' --db '\(database.path)'"
+        let result = try Processes.run("/usr/bin/script", ["-qefc", command, "/dev/null"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("\rimport: 16384 rows, "), "\(result)")
+        #expect(result.stdout.contains("% done") || result.stdout.contains("s left"), "\(result)")
+        #expect(result.stdout.contains("imported 40000 items in "))
+    }
+
     @Test func progressIsSilentWhenStderrIsNotATerminal() throws {
         let database = CLIDatabase()
         let file = database.directory.path("items.csv")

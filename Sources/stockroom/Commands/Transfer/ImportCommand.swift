@@ -81,7 +81,7 @@ struct ImportCommand: ParsableCommand {
         defer { progress.end() }
         let started = DispatchTime.now().uptimeNanoseconds
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 }
-        var lastShown = 0.0
+        var lastShown = -1.0 // the first report always shows
         let database: Database? = dryRun ? try database.openExistingReadOnly() : try database.openStore().database
         let summary = try ItemImport(format: resolvedFormat, onConflict: onConflict, dryRun: dryRun)
             .run(reading: input.descriptor, into: database) { step in
