@@ -20,6 +20,8 @@ final class ImportRowDecoder {
     private(set) var createdAt: [UInt8] = []
     private(set) var updatedAt: [UInt8] = []
     private var scratch: [UInt8] = []
+    private var statusKey: [UInt8] = []
+    private var statusCase: [UInt8] = []
     private let jsonCases: (inStock: [UInt8], outOfStock: [UInt8])
 
     init() {
@@ -201,42 +203,39 @@ final class ImportRowDecoder {
     }
 
     private func jsonStatus(_ scanner: inout JSONScanner) throws -> Status {
-        var caseName: [UInt8]?, quantity: Int?, flag: Bool?
-        var key: [UInt8] = []
+        var hasCase = false, quantity: Int?, flag: Bool?
         try scanner.expect(UInt8(ascii: "{"))
         if scanner.peek() == UInt8(ascii: "}") {
             scanner.index += 1
         } else {
             repeat {
-                try scanner.string(into: &key)
+                try scanner.string(into: &statusKey)
                 try scanner.expect(UInt8(ascii: ":"))
-                switch String(decoding: key, as: UTF8.self) {
+                switch String(decoding: statusKey, as: UTF8.self) {
                 case "case":
-                    var value: [UInt8] = []
-                    try scanner.string(into: &value)
-                    caseName = value
+                    try scanner.string(into: &statusCase)
+                    hasCase = true
                 case "quantity": quantity = try scanner.integer()
                 case "isOnBackOrder": flag = try scanner.bool()
                 case let other: throw RowProblem("unknown key \(JSONPresentation.string(other)) in status (keys: case, quantity, isOnBackOrder)")
                 }
             } while try scanner.more(before: UInt8(ascii: "}"))
         }
-        let inStock = String(decoding: jsonCases.inStock, as: UTF8.self)
-        let outOfStock = String(decoding: jsonCases.outOfStock, as: UTF8.self)
-        switch caseName {
-        case jsonCases.inStock?:
+        // Only for messages: built when a row is refused, not for every row.
+        var inStock: String { String(decoding: jsonCases.inStock, as: UTF8.self) }
+        var outOfStock: String { String(decoding: jsonCases.outOfStock, as: UTF8.self) }
+        guard hasCase else { throw RowProblem("the status has no case (\(inStock) or \(outOfStock))") }
+        if statusCase == jsonCases.inStock {
             if flag != nil { throw RowProblem("a back-order flag on an in-stock row (isOnBackOrder belongs to \(outOfStock))") }
             guard let quantity else { throw RowProblem("\(inStock) needs a quantity") }
             return .inStock(quantity: quantity)
-        case jsonCases.outOfStock?:
+        }
+        if statusCase == jsonCases.outOfStock {
             if quantity != nil { throw RowProblem("a quantity on an out-of-stock row (quantity belongs to \(inStock))") }
             guard let flag else { throw RowProblem("\(outOfStock) needs isOnBackOrder true or false") }
             return .outOfStock(isOnBackOrder: flag)
-        case nil:
-            throw RowProblem("the status has no case (\(inStock) or \(outOfStock))")
-        case let other?:
-            throw RowProblem("unknown status case \(JSONPresentation.string(String(decoding: other, as: UTF8.self))) (\(inStock) or \(outOfStock))")
         }
+        throw RowProblem("unknown status case \(JSONPresentation.string(String(decoding: statusCase, as: UTF8.self))) (\(inStock) or \(outOfStock))")
     }
 
     // MARK: Fields
