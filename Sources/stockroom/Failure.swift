@@ -103,6 +103,8 @@ enum Failure {
             case .foreign, .needsMigration: return (.dataError, error.description)
             case .cannotRead, .cannotCreate: return (sqliteCode(errorOf: error) ?? .ioError, error.description)
             }
+        case let error as TransferError:
+            return (.ioError, error.description)
         case let error as BackupError:
             return (code(for: error), error.description)
         case let error as MigrationError:

@@ -15,7 +15,7 @@ struct Stockroom: ParsableCommand {
             64 bad command line (unknown or conflicting flags, malformed or ambiguous id, invalid \
             value, a name with a control character or only invisible characters, an argument \
             that is not UTF-8, SQL that `query` refuses, `draft wizard` without a terminal); 65 data that breaks a rule (saving a draft with a \
-            blank name, a row that does not decode, a database whose migrations cannot be trusted \
+            blank name, bad rows in an import file, a row that does not decode, a database whose migrations cannot be trusted \
             or that `migrate verify` finds off, a query that fails while running, a SQLite file that \
             is not a Stockroom database); 66 item, draft, \
             database file or migrations folder not found (or, for `draft wizard`, the draft was \
@@ -27,6 +27,7 @@ struct Stockroom: ParsableCommand {
             stderr, starting with "error:".
             """,
         subcommands: [ItemsCommand.self, DraftCommand.self, MigrateCommand.self, QueryCommand.self,
-                      BackupCommand.self, RestoreCommand.self, CheckCommand.self]
+                      BackupCommand.self, RestoreCommand.self, CheckCommand.self,
+                      ImportCommand.self, ExportCommand.self]
     )
 }

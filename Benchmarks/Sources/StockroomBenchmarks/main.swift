@@ -44,7 +44,7 @@ if selected("W1") {
 
 // One large database serves W2, W3, W5 and W6.
 let largePath = try Harness.freshDatabase(in: scratch, name: "large.sqlite")
-if selected("W2") || selected("W3") || selected("W5") || selected("W6") {
+if selected("W2") || selected("W3") || selected("W5") || selected("W6") || selected("W7") || selected("W8") {
     log("building the \(sizes.large)-item database")
     try StockroomImplementation().seed(path: largePath, items: largeItems)
 }
@@ -64,7 +64,8 @@ if selected("W4") {
     results += try workloads.draftCycles(seed: Array(largeItems.prefix(sizes.draftSeed)), cycles: sizes.cycles, label: "W4 draft cycle")
 }
 
-if let stockroomBinary, selected("W5") {
+// With --only W5,W7,W8 the fair W5 below replaces this one, and the main table is left alone.
+if let stockroomBinary, selected("W5"), only == nil {
     log("W5: backup of the \(sizes.large)-item database")
     let destination = scratch.appending(path: "backup.sqlite").path
     // A binary from before the backup command cannot run this workload: try once first.
@@ -95,6 +96,23 @@ if let stockroomBinary, selected("W6") {
         repetitions: sizes.processRepetitions)
 }
 
+// W7, W8 and W5 against its fair peer: whole processes, best of 3, in their own table.
+var transferResults: [TransferResult] = []
+if let stockroomBinary, selected("W5") || selected("W7") || selected("W8") {
+    let transfer = TransferWorkloads(stockroom: stockroomBinary, scratch: scratch, runs: 3, log: log)
+    let csv = scratch.appending(path: "items.csv").path
+    // The one generated file every side reads: Stockroom's own export of the large database.
+    _ = try transfer.measure(stockroomBinary, ["export", "--format", "csv", "-o", csv, "--db", largePath])
+    if selected("W7") { log("W7: import \(sizes.large) CSV"); transferResults += try transfer.importCSV(csv, expected: sizes.large) }
+    if selected("W8") { log("W8: export \(sizes.large)"); transferResults += try transfer.export(from: largePath, count: sizes.large) }
+    if selected("W5") { log("W5: backup + check"); transferResults += try transfer.backup(from: largePath, count: sizes.large) }
+    for result in transferResults {
+        print("\(result.workload)  \(result.implementation)  best \(String(format: "%.3f", result.best)) s  worst \(String(format: "%.3f", result.worst)) s  \(String(format: "%.0f", result.peakMegabytes)) MB  \(String(format: "%.2fx", result.ratio))")
+    }
+    if let output { try TransferWorkloads.write(transferResults, runs: 3, quick: quick, to: output) }
+}
+
 let report = Report(results: results, quick: quick, runs: runs)
 print(report.table())
-if let output { try report.write(to: output) }
+// A run of only W7/W8 leaves the main table alone.
+if let output, !results.isEmpty { try report.write(to: output) }

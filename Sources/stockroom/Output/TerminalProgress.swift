@@ -16,6 +16,14 @@ final class TerminalProgress {
         FileHandle.standardError.write(Data("\r\(label): \(progress.copiedPages) of \(progress.totalPages) pages copied".utf8))
     }
 
+    /// Shows `text` after the label, overwriting what was shown before.
+    func show(text: String) {
+        guard isShown else { return }
+        hasShown = true
+        // Clear to the end of the line: the new text may be shorter than the old.
+        FileHandle.standardError.write(Data("\r\(label): \(text)\u{1B}[K".utf8))
+    }
+
     /// Ends the progress line, so what follows (the result or an error) starts on its own line.
     func end() {
         guard hasShown else { return }

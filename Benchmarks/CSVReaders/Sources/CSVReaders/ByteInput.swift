@@ -1,0 +1,1 @@
+../../../../Sources/StockroomStore/Transfer/ByteInput.swift

@@ -1,0 +1,329 @@
+import Foundation
+import Inventory
+
+/// One row of an import file, decoded and checked against the domain's rules.
+struct ImportedRow {
+    /// The id the row names, or nil when a new one is to be made.
+    var id: UUID?
+    var name: String
+    var color: Color?
+    var status: Status
+    /// Whether the row gave its times; their text is in the decoder's buffers.
+    var hasCreatedAt: Bool
+    var hasUpdatedAt: Bool
+}
+
+/// Turns rows of CSV or JSON Lines into ``ImportedRow``s. One decoder serves a whole import and
+/// reuses its buffers, so a row costs one `String` (its name) and no other allocation.
+final class ImportRowDecoder {
+    /// The text of the current row's `created_at` / `updated_at`.
+    private(set) var createdAt: [UInt8] = []
+    private(set) var updatedAt: [UInt8] = []
+    private var scratch: [UInt8] = []
+    private var statusKey: [UInt8] = []
+    private var statusCase: [UInt8] = []
+    private let jsonCases: (inStock: [UInt8], outOfStock: [UInt8])
+
+    init() {
+        createdAt.reserveCapacity(32)
+        updatedAt.reserveCapacity(32)
+        scratch.reserveCapacity(256)
+        // The JSON names of the status cases come from the presentation that writes them.
+        func caseName(of status: Status) -> [UInt8] {
+            var text = Array(JSONPresentation.object(for: status).utf8)
+            var name: [UInt8] = []
+            text.withUnsafeMutableBufferPointer { bytes in
+                var scanner = JSONScanner(UnsafeBufferPointer(bytes))
+                var key: [UInt8] = []
+                try? scanner.expect(UInt8(ascii: "{"))
+                try? scanner.string(into: &key)
+                try? scanner.expect(UInt8(ascii: ":"))
+                try? scanner.string(into: &name)
+            }
+            return name
+        }
+        jsonCases = (caseName(of: .inStock(quantity: 1)), caseName(of: .outOfStock(isOnBackOrder: false)))
+    }
+
+    // MARK: CSV
+
+    /// Which field of a record holds which column, from the header row.
+    struct CSVColumns {
+        private(set) var indexes = [Int?](repeating: nil, count: ItemCSVLayout.Column.allCases.count)
+        private(set) var fieldCount = 0
+
+        subscript(column: ItemCSVLayout.Column) -> Int? { indexes[column.rawValue] }
+
+        /// Reads the header record.
+        init(header reader: CSVReader) throws {
+            fieldCount = reader.fieldCount
+            for field in 0..<reader.fieldCount {
+                let title = reader.withField(field) { String(decoding: $0, as: UTF8.self) }
+                guard let column = ItemCSVLayout.Column.allCases.first(where: { $0.title == title }) else {
+                    throw RowProblem("unknown column '\(title)' in the header (columns: \(ItemCSVLayout.Column.allCases.map(\.title).joined(separator: ", ")))")
+                }
+                guard indexes[column.rawValue] == nil else { throw RowProblem("column '\(title)' appears twice in the header") }
+                indexes[column.rawValue] = field
+            }
+            for required in [ItemCSVLayout.Column.name, .status] where indexes[required.rawValue] == nil {
+                throw RowProblem("the header has no '\(required.title)' column")
+            }
+        }
+    }
+
+    /// Decodes the reader's current record.
+    func decode(_ reader: CSVReader, columns: CSVColumns) throws -> ImportedRow {
+        guard reader.fieldCount == columns.fieldCount else {
+            throw RowProblem("expected \(columns.fieldCount) fields as in the header, found \(reader.fieldCount)")
+        }
+        var id: UUID?
+        if let index = columns[.id] {
+            id = try reader.withField(index) { bytes throws in try ImportRowDecoder.id(bytes) }
+        }
+        let name = try reader.withField(columns[.name]!) { bytes throws in
+            try ImportRowDecoder.text(ItemCSVLayout.removingFormulaGuard(bytes), column: "name")
+        }
+        var color: Color?
+        if let index = columns[.color] {
+            color = try reader.withField(index) { bytes throws in
+                bytes.isEmpty ? nil : try ImportRowDecoder.color(bytes)
+            }
+        }
+        let status = try csvStatus(reader, columns: columns)
+        var hasCreated = false, hasUpdated = false
+        if let index = columns[.createdAt] {
+            hasCreated = try reader.withField(index) { bytes throws in try ImportRowDecoder.timestamp(bytes, into: &createdAt, column: "created_at") }
+        }
+        if let index = columns[.updatedAt] {
+            hasUpdated = try reader.withField(index) { bytes throws in try ImportRowDecoder.timestamp(bytes, into: &updatedAt, column: "updated_at") }
+        }
+        return try ImportRowDecoder.checked(ImportedRow(id: id, name: name, color: color, status: status, hasCreatedAt: hasCreated, hasUpdatedAt: hasUpdated))
+    }
+
+    private func csvStatus(_ reader: CSVReader, columns: CSVColumns) throws -> Status {
+        enum Tag { case inStock, outOfStock }
+        let tag = try reader.withField(columns[.status]!) { bytes throws -> Tag in
+            if ColumnText.equals(bytes, StatusColumns.inStockTag) { return .inStock }
+            if ColumnText.equals(bytes, StatusColumns.outOfStockTag) { return .outOfStock }
+            if bytes.isEmpty { throw RowProblem("missing status (\(StatusColumns.inStockTag) or \(StatusColumns.outOfStockTag))") }
+            throw RowProblem("unknown status \(ImportRowDecoder.quoted(bytes)) (\(StatusColumns.inStockTag) or \(StatusColumns.outOfStockTag))")
+        }
+        let quantity: Int? = try columns[.quantity].flatMap { index throws in
+            try reader.withField(index) { bytes throws -> Int? in
+                guard !bytes.isEmpty else { return nil }
+                guard let value = ImportRowDecoder.integer(bytes) else {
+                    throw RowProblem("quantity \(ImportRowDecoder.quoted(bytes)) is not a whole number")
+                }
+                return value
+            }
+        }
+        let flag: Bool? = try columns[.isOnBackOrder].flatMap { index throws in
+            try reader.withField(index) { bytes throws -> Bool? in
+                guard !bytes.isEmpty else { return nil }
+                if ColumnText.equals(bytes, ItemCSVLayout.trueText) || ColumnText.equals(bytes, "1") || ColumnText.equals(bytes, "TRUE") { return true }
+                if ColumnText.equals(bytes, ItemCSVLayout.falseText) || ColumnText.equals(bytes, "0") || ColumnText.equals(bytes, "FALSE") { return false }
+                throw RowProblem("is_on_back_order \(ImportRowDecoder.quoted(bytes)) is not true or false")
+            }
+        }
+        switch tag {
+        case .inStock:
+            if flag != nil { throw RowProblem("a back-order flag on an in-stock row (is_on_back_order must be empty for \(StatusColumns.inStockTag))") }
+            guard let quantity else { throw RowProblem("\(StatusColumns.inStockTag) needs a quantity") }
+            return .inStock(quantity: quantity)
+        case .outOfStock:
+            if quantity != nil { throw RowProblem("a quantity on an out-of-stock row (quantity must be empty for \(StatusColumns.outOfStockTag))") }
+            guard let flag else { throw RowProblem("\(StatusColumns.outOfStockTag) needs is_on_back_order true or false") }
+            return .outOfStock(isOnBackOrder: flag)
+        }
+    }
+
+    // MARK: JSON Lines
+
+    private enum JSONKey: Int { case id, name, color, status, createdAt, updatedAt }
+
+    /// Decodes one line of JSON Lines: an object as `stockroom export` writes it. Keys may come
+    /// in any order; `id`, `color` and the times may be left out (or null).
+    func decode(jsonLine line: UnsafeBufferPointer<UInt8>) throws -> ImportedRow {
+        var scanner = JSONScanner(line)
+        var id: UUID?, name: String?, color: Color?, status: Status?
+        var hasCreated = false, hasUpdated = false
+        var seen = 0 // one bit per key
+        try scanner.expect(UInt8(ascii: "{"))
+        if scanner.peek() == UInt8(ascii: "}") {
+            scanner.index += 1
+        } else {
+            repeat {
+                try scanner.string(into: &scratch)
+                let key: JSONKey
+                switch String(decoding: scratch, as: UTF8.self) {
+                case "id": key = .id
+                case "name": key = .name
+                case "color": key = .color
+                case "status": key = .status
+                case "createdAt": key = .createdAt
+                case "updatedAt": key = .updatedAt
+                case let other: throw RowProblem("unknown key \(JSONPresentation.string(other)) (keys: id, name, color, status, createdAt, updatedAt)")
+                }
+                guard seen & (1 << key.rawValue) == 0 else { throw RowProblem("key \(JSONPresentation.string(String(decoding: scratch, as: UTF8.self))) appears twice") }
+                seen |= 1 << key.rawValue
+                try scanner.expect(UInt8(ascii: ":"))
+                switch key {
+                case .id:
+                    if !scanner.null() {
+                        try scanner.string(into: &scratch)
+                        id = try scratch.withUnsafeBufferPointer { bytes throws in try ImportRowDecoder.id(bytes) }
+                    }
+                case .name:
+                    try scanner.string(into: &scratch)
+                    name = try scratch.withUnsafeBufferPointer { bytes throws in try ImportRowDecoder.text(bytes, column: "name") }
+                case .color:
+                    if !scanner.null() {
+                        try scanner.string(into: &scratch)
+                        color = try scratch.withUnsafeBufferPointer { bytes throws in try ImportRowDecoder.color(bytes) }
+                    }
+                case .status:
+                    status = try jsonStatus(&scanner)
+                case .createdAt:
+                    if !scanner.null() {
+                        try scanner.string(into: &scratch)
+                        hasCreated = try scratch.withUnsafeBufferPointer { bytes throws in try ImportRowDecoder.timestamp(bytes, into: &createdAt, column: "createdAt") }
+                    }
+                case .updatedAt:
+                    if !scanner.null() {
+                        try scanner.string(into: &scratch)
+                        hasUpdated = try scratch.withUnsafeBufferPointer { bytes throws in try ImportRowDecoder.timestamp(bytes, into: &updatedAt, column: "updatedAt") }
+                    }
+                }
+            } while try scanner.more(before: UInt8(ascii: "}"))
+        }
+        guard scanner.isAtEnd() else { throw scanner.problem("text after the object") }
+        guard let name else { throw RowProblem("missing name") }
+        guard let status else { throw RowProblem("missing status") }
+        return try ImportRowDecoder.checked(ImportedRow(id: id, name: name, color: color, status: status, hasCreatedAt: hasCreated, hasUpdatedAt: hasUpdated))
+    }
+
+    private func jsonStatus(_ scanner: inout JSONScanner) throws -> Status {
+        var hasCase = false, quantity: Int?, flag: Bool?
+        try scanner.expect(UInt8(ascii: "{"))
+        if scanner.peek() == UInt8(ascii: "}") {
+            scanner.index += 1
+        } else {
+            repeat {
+                try scanner.string(into: &statusKey)
+                try scanner.expect(UInt8(ascii: ":"))
+                switch String(decoding: statusKey, as: UTF8.self) {
+                case "case":
+                    try scanner.string(into: &statusCase)
+                    hasCase = true
+                case "quantity": quantity = try scanner.integer()
+                case "isOnBackOrder": flag = try scanner.bool()
+                case let other: throw RowProblem("unknown key \(JSONPresentation.string(other)) in status (keys: case, quantity, isOnBackOrder)")
+                }
+            } while try scanner.more(before: UInt8(ascii: "}"))
+        }
+        // Only for messages: built when a row is refused, not for every row.
+        var inStock: String { String(decoding: jsonCases.inStock, as: UTF8.self) }
+        var outOfStock: String { String(decoding: jsonCases.outOfStock, as: UTF8.self) }
+        guard hasCase else { throw RowProblem("the status has no case (\(inStock) or \(outOfStock))") }
+        if statusCase == jsonCases.inStock {
+            if flag != nil { throw RowProblem("a back-order flag on an in-stock row (isOnBackOrder belongs to \(outOfStock))") }
+            guard let quantity else { throw RowProblem("\(inStock) needs a quantity") }
+            return .inStock(quantity: quantity)
+        }
+        if statusCase == jsonCases.outOfStock {
+            if quantity != nil { throw RowProblem("a quantity on an out-of-stock row (quantity belongs to \(inStock))") }
+            guard let flag else { throw RowProblem("\(outOfStock) needs isOnBackOrder true or false") }
+            return .outOfStock(isOnBackOrder: flag)
+        }
+        throw RowProblem("unknown status case \(JSONPresentation.string(String(decoding: statusCase, as: UTF8.self))) (\(inStock) or \(outOfStock))")
+    }
+
+    // MARK: Fields
+
+    /// Stands in for the id of a row without one while its other fields are checked.
+    private static let placeholderID = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+
+    /// The domain's own rules, so that import refuses exactly what `items add` refuses.
+    private static func checked(_ row: ImportedRow) throws -> ImportedRow {
+        do {
+            try Item(id: row.id ?? placeholderID, name: row.name, color: row.color, status: row.status).validate()
+        } catch let error as InventoryError {
+            throw RowProblem(error == .blankName ? "missing or blank name" : error.description)
+        } catch {
+            throw RowProblem("\(error)")
+        }
+        return row
+    }
+
+    @inline(__always)
+    private static func id(_ bytes: UnsafeBufferPointer<UInt8>) throws -> UUID? {
+        guard !bytes.isEmpty else { return nil }
+        guard let id = UUID(canonicalUTF8: bytes) else { throw RowProblem("malformed id \(quoted(bytes)) (a UUID: 8-4-4-4-12 hex digits)") }
+        return id
+    }
+
+    @inline(__always)
+    private static func text(_ bytes: UnsafeBufferPointer<UInt8>, column: String) throws -> String {
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw RowProblem("invalid UTF-8 in \(column)") }
+        return text
+    }
+
+    @inline(__always)
+    private static func color(_ bytes: UnsafeBufferPointer<UInt8>) throws -> Color {
+        for color in Color.allCases {
+            var raw = color.rawValue
+            if raw.withUTF8({ $0.count == bytes.count && memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }) { return color }
+        }
+        throw RowProblem("unknown colour \(quoted(bytes)) (one of \(Color.allCases.map(\.rawValue).joined(separator: ", ")))")
+    }
+
+    /// Copies a time into `buffer`; false when the field is empty (the import's own time is used).
+    /// The shape is the one the schema's CHECK requires: `YYYY-MM-DDTHH:MM:SS…Z`, UTC.
+    @inline(__always)
+    private static func timestamp(_ bytes: UnsafeBufferPointer<UInt8>, into buffer: inout [UInt8], column: String) throws -> Bool {
+        guard !bytes.isEmpty else { return false }
+        let pattern = Array("dddd-dd-ddTdd:dd:dd".utf8)
+        var valid = bytes.count > pattern.count && bytes.count <= 40 && bytes[bytes.count - 1] == UInt8(ascii: "Z")
+        if valid {
+            for (index, expected) in pattern.enumerated() {
+                let byte = bytes[index]
+                if expected == UInt8(ascii: "d") ? !(byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) : byte != expected {
+                    valid = false
+                    break
+                }
+            }
+            for byte in bytes where byte < 0x20 || byte >= 0x7F { valid = false }
+        }
+        guard valid else { throw RowProblem("\(column) \(quoted(bytes)) is not an ISO-8601 UTC time such as 2026-11-22T15:04:05.123Z") }
+        buffer.removeAll(keepingCapacity: true)
+        buffer.append(contentsOf: bytes)
+        return true
+    }
+
+    /// Whole number text, or nil.
+    @inline(__always)
+    static func integer(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var index = 0
+        var negative = false
+        if bytes.first == UInt8(ascii: "-") { negative = true; index = 1 }
+        guard index < bytes.count else { return nil }
+        var value = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times.addingReportingOverflow(Int(byte - UInt8(ascii: "0")))
+            if overflow1 || overflow2 { return nil }
+            value = sum
+            index += 1
+        }
+        return negative ? -value : value
+    }
+
+    /// A field's text for a message: quoted, cut short, invalid UTF-8 shown as U+FFFD.
+    static func quoted(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let text = String(decoding: bytes, as: UTF8.self)
+        let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
+        return JSONPresentation.string(shown)
+    }
+}

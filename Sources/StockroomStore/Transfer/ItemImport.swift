@@ -1,0 +1,330 @@
+import Foundation
+import Inventory
+import SQLiteCore
+
+/// Loads items from CSV or JSON Lines into the `items` table: all of them or none.
+///
+/// The whole file is read in one write transaction. Every row is decoded and checked against
+/// the domain's rules; the first bad row stops the writing, reading goes on to report every bad
+/// row, and the transaction is rolled back. A process killed at any point leaves the database
+/// as it was, since nothing is committed before the last row.
+///
+/// Into an empty table the secondary indexes of `items` are dropped first and rebuilt after the
+/// load, from their own SQL in `sqlite_schema` (so the layout stays in Migrations/ only), in
+/// the same transaction; a sorted index build is several times faster than a million random
+/// inserts into three B-trees. Into a table that has rows, the indexes are used as they are.
+public struct ItemImport {
+    /// What to do with a row whose id is already in the database.
+    public enum ConflictPolicy: String, Sendable, CaseIterable {
+        /// Refuse the import, naming the ids.
+        case fail
+        /// Keep the stored item and leave the row out.
+        case skip
+        /// Overwrite the stored item with the row.
+        case replace
+    }
+
+    /// How far an import has got.
+    public struct Progress: Sendable {
+        /// Rows read so far.
+        public let rows: Int
+        /// Bytes of input read so far.
+        public let bytesRead: Int
+    }
+
+    /// What an import did (or, in a dry run, would do).
+    public struct Summary: Sendable, Equatable {
+        /// Rows read from the input.
+        public let rows: Int
+        /// New items added.
+        public let imported: Int
+        /// Rows left out because their id existed (`--on-conflict skip`).
+        public let skipped: Int
+        /// Stored items overwritten (`--on-conflict replace`).
+        public let replaced: Int
+        /// True when nothing was written.
+        public let dryRun: Bool
+        /// True when the indexes were rebuilt after loading an empty table.
+        public let rebuiltIndexes: Bool
+    }
+
+    /// The input's format: `.csv` or `.jsonl`.
+    public var format: TransferFormat
+    /// What to do with ids that already exist.
+    public var onConflict: ConflictPolicy
+    /// Check everything, write nothing.
+    public var dryRun: Bool
+    /// Rows between two progress reports.
+    public var progressInterval = 16_384
+    /// Page cache for the load, in KiB (SQLite's negative `cache_size`), or nil for SQLite's
+    /// default (2 MiB). Measured on 1M rows (BENCHMARKS.md, W7), a 64 MiB cache made the load
+    /// slower, in Stockroom and in the sqlite3 shell alike, so the default is kept.
+    public var loadCacheKiB: Int? = nil
+
+    public init(format: TransferFormat, onConflict: ConflictPolicy = .fail, dryRun: Bool = false) {
+        self.format = format
+        self.onConflict = onConflict
+        self.dryRun = dryRun
+    }
+
+    /// Imports the rows read from `descriptor` into `database`.
+    ///
+    /// With ``dryRun``, `database` may be nil (no database yet): then no id can conflict.
+    ///
+    /// - Throws: ``ImportRejection`` when any row is bad or (with ``ConflictPolicy/fail``)
+    ///   names an existing id; nothing was written. ``TransferError`` when the input cannot be
+    ///   read; SQLite errors (busy, I/O) as they come.
+    public func run(reading descriptor: Int32, into database: Database?, progress: (Progress) -> Void = { _ in }) throws -> Summary {
+        precondition(database != nil || dryRun, "an import that writes needs a database")
+        guard format == .csv || format == .jsonl else {
+            throw ImportRejection(problems: [.init(line: 1, reason: "import reads csv or jsonl, not \(format.rawValue)")], total: 1)
+        }
+        guard let database, !dryRun else {
+            return try load(descriptor, database: database, writer: nil, progress: progress)
+        }
+        return try database.writeTransaction {
+            let before = try ItemRepository(database: database).count()
+            let rebuild = before == 0 ? try IndexRebuild(database: database) : nil
+            if let loadCacheKiB { try database.execute("PRAGMA cache_size = -\(loadCacheKiB)") }
+            defer { if loadCacheKiB != nil { try? database.execute("PRAGMA cache_size = -2000") } }
+            try rebuild?.dropIndexes()
+            let writer = try RowWriter(database: database, onConflict: onConflict)
+            let summary = try load(descriptor, database: database, writer: writer, progress: progress)
+            try rebuild?.createIndexes()
+            let written = try ItemRepository(database: database).count() - before
+            return Summary(rows: summary.rows, imported: written,
+                           skipped: onConflict == .skip ? summary.rows - written : 0,
+                           replaced: onConflict == .replace ? summary.rows - written : 0,
+                           dryRun: false, rebuiltIndexes: rebuild != nil)
+        }
+    }
+
+    /// Reads every row; writes them with `writer` while no row has been bad.
+    private func load(_ descriptor: Int32, database: Database?, writer: RowWriter?, progress: (Progress) -> Void) throws -> Summary {
+        let input = ByteInput(descriptor: descriptor)
+        let decoder = ImportRowDecoder()
+        var problems = ProblemList()
+        var seenIDs: [UUID: Int32] = [:]
+        var info = stat()
+        if fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
+            // About 100 bytes a row: sized once instead of rehashed as it grows.
+            seenIDs.reserveCapacity(Int(info.st_size) / 100)
+        }
+        var rows = 0
+        var existing = 0
+        // Whether an id is stored already: for a dry run, and, once a bad row has stopped the
+        // writing, to keep naming conflicting ids (rows of this import are repeats, caught above).
+        let lookup = try database.map { try $0.prepare("SELECT 1 FROM items WHERE id = ?") }
+        let now = Array(Timestamp.now().utf8)
+
+        func accept(_ row: ImportedRow, line: Int) throws {
+            let id: UUID
+            if let given = row.id {
+                if let first = seenIDs.updateValue(Int32(clamping: line), forKey: given) {
+                    seenIDs[given] = first
+                    problems.add(line: line, "duplicate id \(given.lowercasedString) (first on line \(first))")
+                    return
+                }
+                id = given
+                if let lookup, writer == nil || (!problems.isEmpty && onConflict == .fail) {
+                    defer { lookup.reset() }
+                    try lookup.bind(id, at: 0)
+                    if try lookup.step() {
+                        existing += 1
+                        if onConflict == .fail { problems.add(line: line, "id \(id.lowercasedString) already exists (use --on-conflict skip or replace)") }
+                    }
+                }
+            } else {
+                id = UUID.version7()
+            }
+            guard let writer, problems.isEmpty else { return }
+            if let problem = try writer.write(id: id, row: row, decoder: decoder, now: now) {
+                problems.add(line: line, problem)
+            }
+        }
+
+        func report() {
+            if rows % progressInterval == 0 { progress(Progress(rows: rows, bytesRead: input.bytesRead)) }
+        }
+
+        switch format {
+        case .csv:
+            let reader = CSVReader(input: input)
+            var columns: ImportRowDecoder.CSVColumns?
+            while true {
+                let more: Bool
+                do {
+                    more = try reader.next()
+                } catch let error as CSVReader.SyntaxError {
+                    if columns == nil { throw ImportRejection(problems: [.init(line: error.line, reason: error.reason)], total: 1) }
+                    rows += 1
+                    problems.add(line: error.line, error.reason)
+                    report()
+                    continue
+                }
+                guard more else { break }
+                guard let known = columns else {
+                    do {
+                        columns = try ImportRowDecoder.CSVColumns(header: reader)
+                    } catch {
+                        throw ImportRejection(problems: [.init(line: reader.recordLine, reason: (error as? RowProblem)?.reason ?? "\(error)")], total: 1)
+                    }
+                    continue
+                }
+                rows += 1
+                do {
+                    try accept(try decoder.decode(reader, columns: known), line: reader.recordLine)
+                } catch let problem as RowProblem {
+                    problems.add(line: reader.recordLine, problem.reason)
+                }
+                report()
+            }
+            if columns == nil { throw ImportRejection(problems: [.init(line: 1, reason: "the file is empty: a CSV import needs a header row")], total: 1) }
+        case .jsonl, .json:
+            let lines = LineReader(input: input)
+            while let line = try lines.next() {
+                if line.isBlank { continue }
+                rows += 1
+                do {
+                    try accept(try line.withBytes { bytes in try decoder.decode(jsonLine: bytes) }, line: line.number)
+                } catch let problem as RowProblem {
+                    problems.add(line: line.number, problem.reason)
+                }
+                report()
+            }
+        }
+        progress(Progress(rows: rows, bytesRead: input.bytesRead))
+        guard problems.isEmpty else { throw problems.rejection }
+        let imported = rows - (onConflict == .fail ? 0 : existing)
+        return Summary(rows: rows, imported: imported,
+                       skipped: onConflict == .skip ? existing : 0,
+                       replaced: onConflict == .replace ? existing : 0,
+                       dryRun: true, rebuiltIndexes: false)
+    }
+}
+
+/// Writes rows with one prepared statement, reused for every row.
+private final class RowWriter {
+    let database: Database
+    let statement: Statement
+    let onConflict: ItemImport.ConflictPolicy
+
+    init(database: Database, onConflict: ItemImport.ConflictPolicy) throws {
+        self.database = database
+        self.onConflict = onConflict
+        var sql = "INSERT INTO items (\(ItemRepository.columns), created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
+        switch onConflict {
+        case .fail: break
+        case .skip: sql += " ON CONFLICT (id) DO NOTHING"
+        case .replace:
+            // A row without a created_at keeps the stored item's.
+            sql += """
+                 ON CONFLICT (id) DO UPDATE SET name = excluded.name, color = excluded.color, status = excluded.status,
+                quantity = excluded.quantity, is_on_back_order = excluded.is_on_back_order,
+                created_at = iif(?9, excluded.created_at, items.created_at), updated_at = excluded.updated_at
+                """
+        }
+        statement = try database.prepare(sql)
+    }
+
+    /// Writes one row; returns why it could not be written, or nil.
+    @inline(__always)
+    func write(id: UUID, row: ImportedRow, decoder: ImportRowDecoder, now: [UInt8]) throws -> String? {
+        defer { statement.reset() }
+        let item = Item(id: id, name: row.name, color: row.color, status: row.status)
+        try ItemColumns.bind(item, to: statement, at: 0)
+        try (row.hasCreatedAt ? decoder.createdAt : now).withUnsafeBufferPointer { try statement.bindText($0, at: 6) }
+        let updated = row.hasUpdatedAt ? decoder.updatedAt : (row.hasCreatedAt ? decoder.createdAt : now)
+        try updated.withUnsafeBufferPointer { try statement.bindText($0, at: 7) }
+        if onConflict == .replace { try statement.bind(row.hasCreatedAt ? 1 : 0, at: 8) }
+        do {
+            try statement.run()
+        } catch let error as SQLiteError where error.isConstraintViolation {
+            if error.extendedCode == 1555 /* SQLITE_CONSTRAINT_PRIMARYKEY */ {
+                return "id \(id.lowercasedString) already exists (use --on-conflict skip or replace)"
+            }
+            return "the database refused the row: \(error.message)"
+        }
+        try updated.withUnsafeBufferPointer { time in
+            try ItemImport.recordImportedItemEvent(id, row: row, time: time, in: database)
+        }
+        return nil
+    }
+}
+
+/// The secondary indexes of `items`, dropped before a bulk load and created again after it from
+/// the SQL SQLite kept for them.
+private struct IndexRebuild {
+    let database: Database
+    let indexes: [(name: String, sql: String)]
+
+    init(database: Database) throws {
+        self.database = database
+        indexes = try database.withStatement(
+            "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'items' AND sql IS NOT NULL ORDER BY name"
+        ) { statement in
+            var found: [(String, String)] = []
+            while try statement.step() { found.append((statement.text(at: 0), statement.text(at: 1))) }
+            return found
+        }
+    }
+
+    func dropIndexes() throws {
+        for index in indexes {
+            try database.execute("DROP INDEX \"\(index.name.replacingOccurrences(of: "\"", with: "\"\""))\"")
+        }
+    }
+
+    func createIndexes() throws {
+        for index in indexes { try database.execute(index.sql) }
+    }
+}
+
+/// Lines of a JSON Lines input, LF or CRLF, with their numbers.
+private final class LineReader {
+    struct Line {
+        let reader: LineReader
+        let number: Int
+        var isBlank: Bool { reader.bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 } }
+        func withBytes<T>(_ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
+            try reader.bytes.withUnsafeBufferPointer { bytes in try body(bytes) }
+        }
+    }
+
+    private let input: ByteInput
+    fileprivate var bytes: [UInt8] = []
+    private var number = 0
+
+    init(input: ByteInput) {
+        self.input = input
+        bytes.reserveCapacity(1024)
+    }
+
+    func next() throws -> Line? {
+        bytes.removeAll(keepingCapacity: true)
+        var sawAny = false
+        while true {
+            if input.position == input.count {
+                guard try input.refill() else { break }
+            }
+            // Copy up to the next LF in one go.
+            let start = input.position
+            let chunk = UnsafeBufferPointer(rebasing: input.buffer[start..<input.count])
+            if let offset = chunk.firstIndex(of: 0x0A) {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[..<offset]))
+                input.position = start + offset + 1
+                sawAny = true
+                number += 1
+                if bytes.last == 0x0D { bytes.removeLast() }
+                return Line(reader: self, number: number)
+            }
+            bytes.append(contentsOf: chunk)
+            input.position = input.count
+            sawAny = true
+        }
+        guard sawAny, !bytes.isEmpty else { return nil }
+        number += 1
+        if bytes.last == 0x0D { bytes.removeLast() }
+        return Line(reader: self, number: number)
+    }
+}

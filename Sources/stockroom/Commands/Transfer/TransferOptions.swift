@@ -1,0 +1,5 @@
+import ArgumentParser
+import StockroomStore
+
+extension TransferFormat: ExpressibleByArgument {}
+extension ItemImport.ConflictPolicy: ExpressibleByArgument {}

@@ -1,0 +1,288 @@
+import Foundation
+import StockroomTestSupport
+import Testing
+
+/// `stockroom import` and `stockroom export` through the real binary, on real files.
+@Suite struct ImportExportTests {
+    /// A database holding items that exercise every column and every quoting rule.
+    func seeded() throws -> CLIDatabase {
+        let database = CLIDatabase()
+        for arguments in [
+            ["--name", "Keyboard", "--color", "blue", "--quantity", "100"],
+            ["--name", "=SUM(A1), \"quoted\"", "--quantity", "2"],
+            ["--name", "'apostrophe"],
+            ["--name=-5 volts", "--color", "red"],
+            ["--name", "Line\nbreak", "--out-of-stock", "--back-order"],
+            ["--name", "tab\tand é ☃", "--out-of-stock"],
+            ["--name", "@home, \\ slash", "--color", "yellow", "--quantity", "7"],
+        ] {
+            let result = try database.stockroom(arguments: ["items", "add"] + arguments)
+            #expect(result.status == 0, "\(result)")
+        }
+        return database
+    }
+
+    func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
+
+    func write(_ bytes: [UInt8], to path: String) throws {
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+    }
+
+    @Test(arguments: ["csv", "jsonl"])
+    func exportImportExportIsByteIdentical(format: String) throws {
+        let source = try seeded()
+        let first = source.directory.path("first.\(format)")
+        #expect(try source.stockroom("export", "--format", format, "--output", first).status == 0)
+        let target = CLIDatabase()
+        let imported = try target.stockroom("import", first)
+        #expect(imported.status == 0, "\(imported)")
+        #expect(imported.stdout.hasPrefix("imported 7 items in "))
+        let second = target.directory.path("second.\(format)")
+        #expect(try target.stockroom("export", "--format", format, "-o", second).status == 0)
+        #expect(try bytes(first) == bytes(second))
+        #expect(try bytes(first).count > 500)
+    }
+
+    @Test func exportToStandardOutputEqualsTheFileAndJSONArrayHoldsTheSameObjects() throws {
+        let database = try seeded()
+        let file = database.directory.path("items.jsonl")
+        #expect(try database.stockroom("export", "-o", file).status == 0)
+        let stdout = try database.stockroom("export")
+        #expect(Data(stdout.stdout.utf8) == (try bytes(file)))
+        let array = try database.stockroom("export", "--format", "json")
+        #expect(array.output == "[" + stdout.lines.joined(separator: ",") + "]")
+        let objects = try JSONSerialization.jsonObject(with: Data(array.stdout.utf8)) as? [[String: Any]]
+        #expect(objects?.count == 7)
+    }
+
+    @Test func exportedObjectsAreThoseOfItemsShowPlusTimes() throws {
+        let database = try seeded()
+        for line in try database.stockroom("export").lines {
+            let id = String(line.dropFirst(7).prefix(36))
+            let shown = try database.stockroom("items", "show", id, "--format", "json").output
+            #expect(line.hasPrefix(String(shown.dropLast())) && line.dropFirst(shown.count - 1).hasPrefix(",\"createdAt\":\""), "\(line) vs \(shown)")
+        }
+    }
+
+    @Test func csvHasTheColumnsOfItemsListThenTheTimesOrderedByID() throws {
+        let database = try seeded()
+        let exported = try database.stockroom("export", "--format", "csv")
+        #expect(exported.stdout.contains("\r\n"))
+        let listed = try database.stockroom("items", "list", "--format", "csv")
+        #expect(exported.lines[0] == listed.lines[0] + ",created_at,updated_at")
+        // Same records but for the formula guard on names and the two time columns.
+        let csvRecords = { (text: String) -> [String] in text.components(separatedBy: "\r\n").filter { !$0.isEmpty } }
+        let exportedRows = csvRecords(exported.stdout).dropFirst()
+        let ids = exportedRows.map { String($0.prefix(36)) }
+        #expect(ids == ids.sorted())
+        #expect(Set(ids) == Set(csvRecords(listed.stdout).dropFirst().map { String($0.prefix(36)) }))
+        // Names a spreadsheet would run as formulas carry a leading apostrophe.
+        #expect(exported.stdout.contains(",\"'=SUM(A1), \"\"quoted\"\"\","))
+        #expect(exported.stdout.contains(",''apostrophe,"))
+        #expect(exported.stdout.contains(",'-5 volts,red,"))
+        #expect(exported.stdout.contains(",\"'@home, \\ slash\",yellow,"))
+        #expect(exported.stdout.contains(",\"Line\nbreak\",,out_of_stock,,true,"))
+    }
+
+    @Test func exportChangesNothingInTheDatabaseFile() throws {
+        let database = try seeded()
+        let before = try database.contents()
+        for format in ["csv", "jsonl", "json"] {
+            #expect(try database.stockroom("export", "--format", format).status == 0)
+        }
+        #expect(try database.contents() == before)
+    }
+
+    @Test func anExportThatFailsLeavesTheOutputFileAsItWasAndNoTemporaryFile() throws {
+        let directory = TemporaryDirectory()
+        let notADatabase = directory.path("notes.sqlite")
+        try write(Array("just text, not a database\n".utf8), to: notADatabase)
+        let output = directory.path("out.csv")
+        try write(Array("previous export\n".utf8), to: output)
+        let result = try Processes.stockroom(["export", "--format", "csv", "-o", output, "--db", notADatabase])
+        #expect(result.failed(with: 74), "\(result)")
+        #expect(try bytes(output) == Data("previous export\n".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == ["notes.sqlite", "out.csv"])
+        let missingFolder = try Processes.stockroom(["export", "-o", directory.path("no/such/out.csv"), "--db", notADatabase])
+        #expect(missingFolder.failed(with: 73) || missingFolder.failed(with: 74), "\(missingFolder)")
+    }
+
+    @Test func aSuccessfulExportReplacesTheFileAndLeavesNoTemporaryFile() throws {
+        let database = try seeded()
+        let output = database.directory.path("out.csv")
+        try write(Array("old\n".utf8), to: output)
+        #expect(try database.stockroom("export", "--format", "csv", "-o", output).status == 0)
+        #expect(try String(contentsOfFile: output, encoding: .utf8).hasPrefix("id,name,color,"))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: database.directory.url.path).filter { $0.contains(".tmp-") }
+        #expect(leftovers.isEmpty)
+    }
+
+    // MARK: Bad rows
+
+    @Test func everyKindOfBadCSVRowIsListedWithItsLineAndNothingIsImported() throws {
+        let database = try seeded()
+        let before = try DatabaseSnapshot.of(database.path)
+        let existing = String(try database.stockroom("export").lines[0].dropFirst(7).prefix(36))
+        let file = database.directory.path("bad.csv")
+        var text = "id,name,color,status,quantity,is_on_back_order\n"      // 1
+        text += ",Good,,in_stock,1,\n"                                      // 2
+        text += ",,,in_stock,1,\n"                                          // 3 missing name
+        text += ",\"  \",,in_stock,1,\n"                                    // 4 blank name
+        text += ",A,purple,in_stock,1,\n"                                   // 5 unknown colour
+        text += ",B,,in_stock,0,\n"                                         // 6 quantity 0
+        text += ",C,,in_stock,3,true\n"                                     // 7 back-order flag in stock
+        text += "not-a-uuid,D,,in_stock,1,\n"                               // 8 malformed id
+        text += "0193a1f2-0000-7000-8000-000000000001,E,,in_stock,1,\n"     // 9
+        text += "0193a1f2-0000-7000-8000-000000000001,F,,in_stock,1,\n"     // 10 duplicate in file
+        text += ",G\"x,,in_stock,1,\n"                                      // 11 broken quoting
+        text += ",H,,in_stock,1\n"                                          // 12 field count
+        text += ",I,,out_of_stock,,\n"                                      // 13 no flag
+        text += "\(existing),J,,in_stock,1,\n"                              // 14 exists
+        text += ",K,,sold,1,\n"                                             // 15 unknown status
+        var raw = Array(text.utf8)
+        raw += Array(",".utf8) + [0xC3, 0x28] + Array(",,in_stock,1,\n".utf8) // 16 invalid UTF-8
+        try write(raw, to: file)
+        let result = try database.stockroom("import", file)
+        #expect(result.status == 65, "\(result)")
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.first == "error: 13 bad rows; nothing was imported")
+        let numbers = lines.dropFirst().map { Int($0.prefix(while: { $0 != ":" })) }
+        #expect(numbers == [3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16], "\(lines)")
+        let reasons = Dictionary(uniqueKeysWithValues: lines.dropFirst().map { line in
+            (Int(line.prefix(while: { $0 != ":" }))!, String(line.drop(while: { $0 != ":" }).dropFirst(2)))
+        })
+        #expect(reasons[3] == "missing or blank name")
+        #expect(reasons[4] == "missing or blank name")
+        #expect(reasons[5]?.hasPrefix("unknown colour \"purple\"") == true)
+        #expect(reasons[6]?.hasPrefix("quantity must be at least 1") == true)
+        #expect(reasons[7]?.hasPrefix("a back-order flag on an in-stock row") == true)
+        #expect(reasons[8]?.hasPrefix("malformed id \"not-a-uuid\"") == true)
+        #expect(reasons[10] == "duplicate id 0193a1f2-0000-7000-8000-000000000001 (first on line 9)")
+        #expect(reasons[11]?.contains("quote inside an unquoted field") == true)
+        #expect(reasons[12]?.hasPrefix("expected 6 fields") == true)
+        #expect(reasons[13]?.hasPrefix("out_of_stock needs is_on_back_order") == true)
+        #expect(reasons[14] == "id \(existing) already exists (use --on-conflict skip or replace)")
+        #expect(reasons[15]?.hasPrefix("unknown status \"sold\"") == true)
+        #expect(reasons[16] == "invalid UTF-8 in name")
+        #expect(try DatabaseSnapshot.of(database.path) == before)
+    }
+
+    @Test func moreThanTwentyBadRowsShowTwentyThenACount() throws {
+        let database = CLIDatabase()
+        let file = database.directory.path("many.jsonl")
+        let lines = (1...25).map { "{\"name\":\"n\($0)\",\"status\":{\"case\":\"inStock\",\"quantity\":0}}" }
+        try write(Array((lines.joined(separator: "\n") + "\n").utf8), to: file)
+        let result = try database.stockroom("import", file)
+        #expect(result.status == 65)
+        let errorLines = result.stderr.split(separator: "\n")
+        #expect(errorLines.count == 22)
+        #expect(errorLines.first == "error: 25 bad rows; nothing was imported")
+        #expect(errorLines[1].hasPrefix("1: quantity must be at least 1"))
+        #expect(errorLines[20].hasPrefix("20: "))
+        #expect(errorLines.last == "… and 5 more")
+        let count = database.exists ? try database.sqlite3("SELECT count(*) FROM items;") : "0"
+        #expect(count == "0")
+    }
+
+    @Test func badJSONLinesAreListedWithTheirLines() throws {
+        let database = CLIDatabase()
+        let file = database.directory.path("bad.jsonl")
+        let text = """
+            {"name":"ok","status":{"case":"inStock","quantity":1}}
+            {"name":"x","status":{"case":"inStock","quantity":2,"isOnBackOrder":true}}
+            {"name":"y","color":"mauve","status":{"case":"outOfStock","isOnBackOrder":false}}
+            {"status":{"case":"inStock","quantity":1}}
+            {"name":"z","status":{"case":"inStock","quantity":1}
+
+            {"id":"0193A1F2-0000-7000-8000-00000000000G","name":"w","status":{"case":"outOfStock","isOnBackOrder":true}}
+            {"name":"v","status":{"case":"lost"}}
+
+            """
+        try write(Array(text.utf8), to: file)
+        let result = try database.stockroom("import", file)
+        #expect(result.status == 65)
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.first == "error: 6 bad rows; nothing was imported")
+        #expect(lines.dropFirst().map { $0.prefix(while: { $0 != ":" }) } == ["2", "3", "4", "5", "7", "8"], "\(lines)")
+        #expect(lines[1].contains("back-order flag on an in-stock row"))
+        #expect(lines[2].contains("unknown colour \"mauve\""))
+        #expect(lines[3].contains("missing name"))
+        #expect(lines[4].contains("invalid JSON"))
+        #expect(lines[5].contains("malformed id"))
+        #expect(lines[6].contains("unknown status case \"lost\""))
+    }
+
+    // MARK: Conflicts and dry runs
+
+    @Test func conflictingIDsFailByDefaultAndCanBeSkippedOrReplaced() throws {
+        let database = try seeded()
+        let file = database.directory.path("again.jsonl")
+        #expect(try database.stockroom("export", "-o", file).status == 0)
+        var lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").map(String.init)
+        lines[0] = lines[0].replacingOccurrences(of: "\"name\":\"Keyboard\"", with: "\"name\":\"Keyboard v2\"")
+        lines.append("{\"name\":\"Brand new\",\"status\":{\"case\":\"inStock\",\"quantity\":4}}")
+        try write(Array((lines.joined(separator: "\n") + "\n").utf8), to: file)
+        let before = try DatabaseSnapshot.of(database.path)
+
+        let failed = try database.stockroom("import", file)
+        #expect(failed.status == 65)
+        #expect(failed.stderr.split(separator: "\n").count == 8, "\(failed)")
+        #expect(failed.stderr.contains("1: id "))
+        #expect(failed.stderr.contains(" already exists"))
+        #expect(try DatabaseSnapshot.of(database.path) == before)
+
+        let skipped = try database.stockroom("import", file, "--on-conflict", "skip", "--format-summary", "json")
+        #expect(skipped.output.hasPrefix("{\"rows\":8,\"imported\":1,\"skipped\":7,\"replaced\":0,\"dryRun\":false,\"seconds\":"), "\(skipped)")
+        #expect(try database.sqlite3("SELECT count(*) FROM items WHERE name = 'Keyboard';") == "1")
+
+        let replaced = try database.stockroom("import", file, "--on-conflict", "replace", "--format-summary", "json")
+        #expect(replaced.output.hasPrefix("{\"rows\":8,\"imported\":1,\"skipped\":0,\"replaced\":7,"), "\(replaced)")
+        #expect(try database.sqlite3("SELECT count(*) FROM items WHERE name = 'Keyboard v2';") == "1")
+        #expect(try database.sqlite3("SELECT count(*) FROM items;") == "9")
+    }
+
+    @Test func aDryRunWritesNothingAndDoesNotCreateTheDatabase() throws {
+        let source = try seeded()
+        let file = source.directory.path("items.csv")
+        #expect(try source.stockroom("export", "--format", "csv", "-o", file).status == 0)
+
+        let fresh = CLIDatabase()
+        let dry = try fresh.stockroom("import", file, "--dry-run")
+        #expect(dry.status == 0, "\(dry)")
+        #expect(dry.output == "dry run: 7 rows are valid; would import 7 items; nothing was written")
+        #expect(!fresh.exists)
+
+        let before = try source.contents()
+        let conflicting = try source.stockroom("import", file, "--dry-run")
+        #expect(conflicting.status == 65)
+        #expect(conflicting.stderr.hasPrefix("error: 7 bad rows; nothing was imported\n"))
+        let skipping = try source.stockroom("import", file, "--dry-run", "--on-conflict", "skip", "--format-summary", "json")
+        #expect(skipping.output.hasPrefix("{\"rows\":7,\"imported\":0,\"skipped\":7,\"replaced\":0,\"dryRun\":true,"))
+        #expect(try source.contents() == before)
+    }
+
+    @Test func rowsWithoutIDsGetNewOnesAndStandardInputWorks() throws {
+        let database = CLIDatabase()
+        let csv = "name,status,quantity,is_on_back_order,color\r\nWidget,in_stock,3,,green\r\nGadget,out_of_stock,,TRUE,\r\n"
+        let result = try Processes.stockroom(["import", "-", "--format", "csv"], environment: ["STOCKROOM_DB": database.path], stdin: csv)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.isEmpty)
+        let rows = try database.sqlite3("SELECT name, ifnull(color,'-'), status, ifnull(quantity,'-'), ifnull(is_on_back_order,'-'), created_at = updated_at FROM items ORDER BY name;")
+        #expect(rows.split(separator: "\n") == ["Gadget|-|out_of_stock|-|1|1", "Widget|green|in_stock|3|-|1"])
+        #expect(try database.sqlite3("SELECT count(*) FROM items WHERE substr(id, 15, 1) = '7';") == "2")
+    }
+
+    @Test func usageErrors() throws {
+        let database = CLIDatabase()
+        #expect(try database.stockroom("import", "missing.csv").failed(with: 66))
+        #expect(try database.stockroom("import", "x.csv", "--format", "jsonl").failed(with: 64))
+        #expect(try database.stockroom("import", "x.json").failed(with: 64))
+        #expect(try database.stockroom("import", "-", "--on-conflict", "merge").failed(with: 64))
+        #expect(try database.stockroom("export", "--format", "xml").failed(with: 64))
+        let header = database.directory.path("header.csv")
+        try write(Array("name,status,price\nA,in_stock\n".utf8), to: header)
+        let result = try database.stockroom("import", header)
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("1: unknown column 'price'"))
+    }
+}
