@@ -28,9 +28,10 @@ public enum ItemExport {
     ///   unwritable; ``TransferError`` when writing fails; SQLite errors from reading.
     public static func write(_ format: TransferFormat, from database: Database, toFile path: String) throws -> Int {
         try DurableFile.checkCanCreate(path, replacing: true)
-        let temporary = try DurableFile.createTemporary(besides: path)
+        let temporaryFile = try DurableFile.createTemporary(besides: path)
+        let temporary = temporaryFile.path
         var moved = false
-        defer { if !moved { unlink(temporary) } }
+        defer { if !moved { temporaryFile.removeUnlessMoved() } }
         let descriptor = open(temporary, O_WRONLY | O_TRUNC | O_CLOEXEC)
         guard descriptor >= 0 else { throw BackupError.cannotCreate(path, reason: String(cString: strerror(errno))) }
         let count: Int
