@@ -12,8 +12,8 @@ import Testing
             ["--name", "=SUM(A1), \"quoted\"", "--quantity", "2"],
             ["--name", "'apostrophe"],
             ["--name=-5 volts", "--color", "red"],
-            ["--name", "Line\nbreak", "--out-of-stock", "--back-order"],
-            ["--name", "tab\tand é ☃", "--out-of-stock"],
+            ["--name", "No-break\u{00A0}space", "--out-of-stock", "--back-order"],
+            ["--name", "ideographic\u{3000}space and é ☃", "--out-of-stock"],
             ["--name", "@home, \\ slash", "--color", "yellow", "--quantity", "7"],
         ] {
             let result = try database.stockroom(arguments: ["items", "add"] + arguments)
@@ -81,7 +81,7 @@ import Testing
         #expect(exported.stdout.contains(",''apostrophe,"))
         #expect(exported.stdout.contains(",'-5 volts,red,"))
         #expect(exported.stdout.contains(",\"'@home, \\ slash\",yellow,"))
-        #expect(exported.stdout.contains(",\"Line\nbreak\",,out_of_stock,,true,"))
+        #expect(exported.stdout.contains(",No-break\u{00A0}space,,out_of_stock,,true,"))
     }
 
     @Test func exportChangesNothingInTheDatabaseFile() throws {
@@ -141,13 +141,14 @@ import Testing
         text += ",K,,sold,1,\n"                                             // 15 unknown status
         var raw = Array(text.utf8)
         raw += Array(",".utf8) + [0xC3, 0x28] + Array(",,in_stock,1,\n".utf8) // 16 invalid UTF-8
+        raw += Array(",\"two\nlines\",,in_stock,1,\n".utf8)                 // 17-18 control character
         try write(raw, to: file)
         let result = try database.stockroom("import", file)
         #expect(result.status == 65, "\(result)")
         let lines = result.stderr.split(separator: "\n").map(String.init)
-        #expect(lines.first == "error: 13 bad rows; nothing was imported")
+        #expect(lines.first == "error: 14 bad rows; nothing was imported")
         let numbers = lines.dropFirst().map { Int($0.prefix(while: { $0 != ":" })) }
-        #expect(numbers == [3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16], "\(lines)")
+        #expect(numbers == [3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17], "\(lines)")
         let reasons = Dictionary(uniqueKeysWithValues: lines.dropFirst().map { line in
             (Int(line.prefix(while: { $0 != ":" }))!, String(line.drop(while: { $0 != ":" }).dropFirst(2)))
         })
@@ -164,6 +165,7 @@ import Testing
         #expect(reasons[14] == "id \(existing) already exists (use --on-conflict skip or replace)")
         #expect(reasons[15]?.hasPrefix("unknown status \"sold\"") == true)
         #expect(reasons[16] == "invalid UTF-8 in name")
+        #expect(reasons[17]?.contains("control character") == true, "\(lines)")
         #expect(try DatabaseSnapshot.of(database.path) == before)
     }
 
