@@ -29,14 +29,16 @@ extension Failure.Code {
         }
     }
 
-    /// The "Exit codes" part of `stockroom --help`: every code and its meaning, in order,
-    /// wrapped under a hanging indent (ArgumentParser rewraps only lines wider than the
-    /// terminal, and would not indent the continuation).
-    static var helpSection: String {
+    /// The "Exit codes" part of `stockroom --help`: every code and its meaning, in order.
+    /// `wrapped`: under a hanging indent, for a terminal (ArgumentParser rewraps only lines
+    /// wider than the terminal, and would not indent the continuation); else one line each,
+    /// for the manual page, which man fills itself.
+    static func helpSection(wrapped: Bool) -> String {
         let indent = String(repeating: " ", count: 7)
         return "Exit codes:\n" + allCases.map { code in
             let number = "  \(code.rawValue)"
-            return wrapped(code.meaning, after: number + indent.dropFirst(number.count), continuation: indent, width: 79)
+            let first = number + indent.dropFirst(number.count)
+            return wrapped ? self.wrapped(code.meaning, after: first, continuation: indent, width: 79) : first + code.meaning
         }.joined(separator: "\n")
     }
 

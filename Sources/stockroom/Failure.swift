@@ -56,7 +56,8 @@ enum Failure {
         let (code, message) = classify(error)
         if code == .success {
             // --help, --version: ArgumentParser reports these as errors that mean success.
-            Stockroom.completeForDisplay()
+            // The help dump feeds `swift package generate-manual`: man fills the lines itself.
+            Stockroom.completeForDisplay(wrapped: !CommandLine.arguments.contains("--experimental-dump-help"))
             print(Stockroom.fullMessage(for: error))
             return 0
         }

@@ -22,17 +22,17 @@ struct Stockroom: ParsableCommand {
         read never change the file (a missing one reads as empty and is not created).
         """
 
-    /// The whole discussion: the introduction, the exit codes from ``Failure/Code``, and how
-    /// errors read.
-    static var discussion: String {
-        introduction + "\n\n" + Failure.Code.helpSection + "\n\n"
+    /// The whole discussion: the introduction, the exit codes from ``Failure/Code`` (wrapped
+    /// for a terminal, or one line each), and how errors read.
+    static func discussion(wrapped: Bool) -> String {
+        introduction + "\n\n" + Failure.Code.helpSection(wrapped: wrapped) + "\n\n"
             + #"Errors are one line on stderr, starting with "error:"."#
     }
 
     /// Completes the configuration before ArgumentParser prints help, the version, a
     /// completion script or the help dump (all of them read it then).
-    static func completeForDisplay() {
-        configuration.discussion = discussion
+    static func completeForDisplay(wrapped: Bool = true) {
+        configuration.discussion = discussion(wrapped: wrapped)
         configuration.version = StockroomVersion.line
     }
 }
