@@ -8,8 +8,10 @@ import StockroomStore
 /// Maps every error to the exit codes documented in the README (sysexits.h values), and
 /// prints it as a single `error:` line on stderr.
 enum Failure {
-    /// Exit codes; see the README's table.
-    enum Code: Int32 {
+    /// Exit codes: the one list of them. Each case's meaning is in ExitCodes.swift (an
+    /// exhaustive switch, so a new case does not compile without one); `stockroom --help` is
+    /// generated from them and a test holds the README's table to them word for word.
+    enum Code: Int32, CaseIterable {
         case success = 0
         case pending = 1       // `migrate status --exit-code`: migrations wait to be applied
         case usage = 64        // EX_USAGE
@@ -54,6 +56,8 @@ enum Failure {
         let (code, message) = classify(error)
         if code == .success {
             // --help, --version: ArgumentParser reports these as errors that mean success.
+            // The help dump feeds `swift package generate-manual`: man fills the lines itself.
+            Stockroom.completeForDisplay(wrapped: !CommandLine.arguments.contains("--experimental-dump-help"))
             print(Stockroom.fullMessage(for: error))
             return 0
         }

@@ -6,7 +6,7 @@ import StockroomStore
 struct DatabaseOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "The database file. Default: $STOCKROOM_DB, else ${XDG_DATA_HOME:-~/.local/share}/stockroom/stockroom.sqlite.",
-        valueName: "path"))
+        valueName: "path"), completion: .file())
     var db: String?
 
     @Option(name: .long, help: ArgumentHelp(

@@ -10,7 +10,7 @@ import StockroomMigrations
 /// this way records those files' checksums, so ordinary commands refuse it until the same
 /// files are the embedded ones.
 struct MigrationSourceOptions: ParsableArguments {
-    @Option(name: .long, help: .hidden)
+    @Option(name: .long, help: .hidden, completion: .directory)
     var migrationsDir: String?
 
     func validate() throws {

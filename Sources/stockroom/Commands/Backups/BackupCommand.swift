@@ -22,7 +22,7 @@ struct BackupCommand: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Argument(help: ArgumentHelp("The backup file to write.", valueName: "dest"))
+    @Argument(help: ArgumentHelp("The backup file to write.", valueName: "dest"), completion: .file())
     var destination: String
 
     @Flag(help: "Replace DEST when it already exists.")

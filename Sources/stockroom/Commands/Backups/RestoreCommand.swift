@@ -19,7 +19,7 @@ struct RestoreCommand: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Argument(help: ArgumentHelp("The backup file to restore.", valueName: "src"))
+    @Argument(help: ArgumentHelp("The backup file to restore.", valueName: "src"), completion: .file())
     var source: String
 
     @Flag(help: "Restore even when the database holds items or drafts (they are kept in the safety copy).")

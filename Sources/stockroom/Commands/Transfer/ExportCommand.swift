@@ -27,7 +27,7 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "Output format: jsonl (one object per line), csv, or json (one array).")
     var format: TransferFormat = .jsonl
 
-    @Option(name: [.short, .long], help: ArgumentHelp("Write to this file instead of standard output ('-' is standard output).", valueName: "file"))
+    @Option(name: [.short, .long], help: ArgumentHelp("Write to this file instead of standard output ('-' is standard output).", valueName: "file"), completion: .file())
     var output: String?
 
     func validate() throws {

@@ -31,7 +31,7 @@ struct ImportCommand: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Argument(help: ArgumentHelp("The file to read, or '-' for standard input.", valueName: "file"))
+    @Argument(help: ArgumentHelp("The file to read, or '-' for standard input.", valueName: "file"), completion: .file())
     var file: String
 
     @Option(help: "The input format when FILE's extension does not say: jsonl or csv.")

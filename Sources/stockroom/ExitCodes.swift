@@ -1,0 +1,62 @@
+extension Failure.Code {
+    /// What the code means, in one line: `stockroom --help` prints it, and the README's
+    /// "Exit codes" table must say the same, word for word (`ExitCodeDocumentationTests`).
+    ///
+    /// A new code: a case in ``Failure/Code`` with its number, its meaning here, and the same
+    /// row in the README's table.
+    var meaning: String {
+        switch self {
+        case .success:
+            "success"
+        case .pending:
+            "`migrate status --exit-code` found migrations not yet applied"
+        case .usage:
+            "bad command line: unknown or conflicting flags, a malformed or ambiguous id, an invalid value, a name with a control character or made only of invisible characters, an argument that is not valid UTF-8, SQL that `query` refuses, `draft wizard` without a terminal on stdin and stdout"
+        case .dataError:
+            "data that breaks a rule: saving a draft with a blank name, bad rows in an `import` file (nothing imported), a row that does not decode, a database whose migrations cannot be trusted (edited, unknown/newer, gap) or that `migrate verify` finds off, a failing migration, a query that fails while running, a SQLite file that is not a Stockroom database (any command but `query` and `check`)"
+        case .notFound:
+            "the item or draft was not found, or there is no database file for a command that needs one (`query`, `check`, `backup`, `migrate verify`, `restore`'s source); `draft wizard`: the draft was saved or cancelled by another process while a question waited"
+        case .software:
+            "the process received no arguments at all, not even its own name (e.g. the static binary where `/proc` cannot be read): it does nothing rather than guess"
+        case .cannotCreate:
+            "`backup`/`restore` would overwrite something without `--force` (DEST exists, the database holds data) or cannot create DEST"
+        case .ioError:
+            "the file is not a SQLite database, is corrupt, or cannot be read, opened, created or written (the message says which): the disk is full (\"the disk is full: SQLite could not write to FILE ...; nothing was changed\"), an I/O error, or a write past the file-size limit (`ulimit -f`; SIGXFSZ is ignored so the write fails with this line instead of killing the process)"
+        case .busy:
+            "a time limit ran out: the database stayed locked by another process past `--busy-timeout` (the message says how long it waited; nothing was changed, retry), or a `query` ran past `--timeout`"
+        case .interrupted:
+            "`draft wizard` stopped by Ctrl-C; the draft is kept (Ctrl-D and quit keep it too, with 0)"
+        }
+    }
+
+    /// The "Exit codes" part of `stockroom --help`: every code and its meaning, in order.
+    /// `wrapped`: under a hanging indent, for a terminal (ArgumentParser rewraps only lines
+    /// wider than the terminal, and would not indent the continuation); else one line each,
+    /// for the manual page, which man fills itself.
+    static func helpSection(wrapped: Bool) -> String {
+        let indent = String(repeating: " ", count: 7)
+        return "Exit codes:\n" + allCases.map { code in
+            let number = "  \(code.rawValue)"
+            let first = number + indent.dropFirst(number.count)
+            return wrapped ? self.wrapped(code.meaning, after: first, continuation: indent, width: 79) : first + code.meaning
+        }.joined(separator: "\n")
+    }
+
+    /// `text` broken at spaces into lines of at most `width` columns (a longer word stands
+    /// alone): the first line starts with `prefix`, the others with `continuation`.
+    private static func wrapped(_ text: String, after prefix: String, continuation: String, width: Int) -> String {
+        var lines: [String] = []
+        var line = prefix
+        var lineHasWord = false
+        for word in text.split(separator: " ") {
+            if lineHasWord, line.count + 1 + word.count > width {
+                lines.append(line)
+                line = continuation + word
+            } else {
+                line += (lineHasWord ? " " : "") + word
+            }
+            lineHasWord = true
+        }
+        return (lines + [line]).joined(separator: "\n")
+    }
+}
