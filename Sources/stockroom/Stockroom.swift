@@ -11,6 +11,7 @@ struct Stockroom: ParsableCommand {
             run against a new file creates it and applies the schema.
 
             Exit codes: 0 success; 1 `migrate status --exit-code` found migrations not applied; \
+            3 `items update --if-version` found the item changed since (nothing was changed); \
             64 bad command line (unknown or conflicting flags, malformed or ambiguous id, invalid \
             value, SQL that `query` refuses); 65 data that breaks a rule (saving a draft with a \
             blank name, a row that does not decode, a database whose migrations cannot be trusted \
