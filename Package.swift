@@ -56,7 +56,7 @@ let package = Package(
         .testTarget(name: "MigrationsTests", dependencies: ["StockroomTestSupport", "StockroomMigrations", "SQLiteCore", "CSQLite"]),
         .testTarget(name: "InventoryTests", dependencies: ["StockroomTestSupport", "Inventory"]),
         .testTarget(name: "StoreTests", dependencies: ["StockroomTestSupport", "StockroomStore", "Inventory", "SQLiteCore"]),
-        .testTarget(name: "CLITests", dependencies: ["StockroomTestSupport", "stockroom", "StockroomStore", "Inventory", "SQLiteCore"]),
+        .testTarget(name: "CLITests", dependencies: ["StockroomTestSupport", "stockroom", "StockroomStore", "StockroomMigrations", "Inventory", "SQLiteCore"]),
     ],
     swiftLanguageModes: [.v6]
 )
