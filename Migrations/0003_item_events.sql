@@ -18,8 +18,8 @@
 -- to_status… (the items table's status columns under a prefix). A field that did not change
 -- has a NULL pair; at least one field changed; a pair's two sides differ.
 --
--- VERSIONS. An item's events are numbered 1, 2, 3, … with no gaps (UNIQUE (item_id, version)
--- and the trigger below): version 1 is always 'added', nothing follows 'deleted'. The item's
+-- VERSIONS. An item's events are numbered 1, 2, 3, … with no gaps (the key (item_id, version)
+-- is unique, and the triggers below): version 1 is always 'added', nothing follows 'deleted'. The item's
 -- current version is its highest; `items update --if-version N` compares with it.
 --
 -- APPEND-ONLY. Triggers refuse UPDATE and DELETE, from Stockroom or from the sqlite3 shell.
@@ -60,7 +60,10 @@ CREATE TABLE item_events (
     to_quantity INTEGER NULL,
     to_is_on_back_order INTEGER NULL,
 
-    UNIQUE (item_id, version),
+    -- one row per (item_id, version), as the key of a WITHOUT ROWID table: the events are stored in
+    -- this order, one B-tree instead of a rowid table plus a unique index, which halves the
+    -- writes of every change and of this migration on a large inventory.
+    PRIMARY KEY (item_id, version),
 
     -- Each status side is a valid Status or entirely NULL (the rule of items.status).
     CONSTRAINT from_status_columns_match_status CHECK (
@@ -103,7 +106,16 @@ CREATE TABLE item_events (
             AND from_color IS NULL AND to_color IS NULL
             AND from_status IS NULL AND to_status IS NULL)
     )
-) STRICT;
+) STRICT, WITHOUT ROWID;
+
+-- No item has an empty history: each existing item gets version 1, 'added' with the item as it
+-- stands now, dated by its last change (updated_at), since the history before is unknown.
+-- Done before the triggers below exist: the rows are version 1 of items without history by
+-- construction, and checking that per row would double the time on a large inventory.
+INSERT INTO item_events (item_id, version, kind, recorded_at, to_name, to_color, to_status, to_quantity, to_is_on_back_order)
+SELECT id, 1, 'added', updated_at, name, color, status, quantity, is_on_back_order
+FROM items
+ORDER BY id;
 
 -- Versions rise by one with no gaps, and a deleted item has no later events.
 CREATE TRIGGER item_events_versions_have_no_gaps
@@ -132,10 +144,3 @@ BEFORE DELETE ON item_events
 BEGIN
     SELECT RAISE(ABORT, 'item_events is append-only: history cannot be deleted');
 END;
-
--- No item has an empty history: each existing item gets version 1, 'added' with the item as it
--- stands now, dated by its last change (updated_at), since the history before is unknown.
-INSERT INTO item_events (item_id, version, kind, recorded_at, to_name, to_color, to_status, to_quantity, to_is_on_back_order)
-SELECT id, 1, 'added', updated_at, name, color, status, quantity, is_on_back_order
-FROM items
-ORDER BY id;

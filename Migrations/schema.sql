@@ -81,7 +81,10 @@ CREATE TABLE item_events (
     to_quantity INTEGER NULL,
     to_is_on_back_order INTEGER NULL,
 
-    UNIQUE (item_id, version),
+    -- one row per (item_id, version), as the key of a WITHOUT ROWID table: the events are stored in
+    -- this order, one B-tree instead of a rowid table plus a unique index, which halves the
+    -- writes of every change and of this migration on a large inventory.
+    PRIMARY KEY (item_id, version),
 
     -- Each status side is a valid Status or entirely NULL (the rule of items.status).
     CONSTRAINT from_status_columns_match_status CHECK (
@@ -124,7 +127,7 @@ CREATE TABLE item_events (
             AND from_color IS NULL AND to_color IS NULL
             AND from_status IS NULL AND to_status IS NULL)
     )
-) STRICT;
+) STRICT, WITHOUT ROWID;
 
 CREATE TABLE items (
     -- Lowercase canonical UUID text. Stockroom generates time-ordered UUIDv7 ids

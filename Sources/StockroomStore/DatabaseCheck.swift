@@ -230,7 +230,9 @@ public enum DatabaseCheck {
                                         decode: (Statement) throws -> Void) throws -> [Problem] {
         let statement: Statement
         do {
-            statement = try database.prepare("SELECT \(columns) FROM \(table) ORDER BY rowid")
+            // item_events is WITHOUT ROWID: its key gives its order.
+            let order = table == ItemHistory.table ? "item_id, version" : "rowid"
+            statement = try database.prepare("SELECT \(columns) FROM \(table) ORDER BY \(order)")
         } catch let error as SQLiteError where !error.isCorruption && !error.isBusy {
             // A column this binary reads is missing: the table has another shape.
             return [Problem(kind: .rows, message: "table \(table) cannot be read by this stockroom: \(error.message)")]
