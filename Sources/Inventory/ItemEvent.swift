@@ -10,6 +10,20 @@ public enum ItemEvent: Hashable, Sendable {
     /// It was deleted; its history stays.
     case deleted
 
+    /// A case of `ItemEvent` without its values; its raw value is the case's Swift name, which
+    /// JSON shows as `kind`.
+    public enum Case: String, CaseIterable, Sendable {
+        case added, changed, deleted
+    }
+
+    /// Which case this event is.
+    public var `case`: Case {
+        switch self {
+        case .added: .added
+        case .changed: .changed
+        case .deleted: .deleted
+        }
+    }
 }
 
 /// A field that changed, from what to what. `from` and `to` always differ.

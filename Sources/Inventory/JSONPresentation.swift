@@ -33,17 +33,18 @@ public enum JSONPresentation {
     /// `name`, `color` and `status`, each `{"from":…,"to":…}` or null when that field did not change.
     public static func object(for recorded: RecordedItemEvent) -> String {
         var text = "{\"itemId\":\"" + recorded.itemID.lowercasedString + "\",\"version\":\(recorded.version)"
+            + ",\"kind\":\"\(recorded.event.case.rawValue)\",\"recordedAt\":\"\(recorded.recordedAt)\""
         let color: (Color?) -> String = { $0.map { "\"" + $0.rawValue + "\"" } ?? "null" }
         switch recorded.event {
         case .added(let item):
-            text += ",\"kind\":\"added\",\"recordedAt\":\"\(recorded.recordedAt)\",\"item\":" + object(for: item)
+            text += ",\"item\":" + object(for: item)
         case .changed(let changes):
-            text += ",\"kind\":\"changed\",\"recordedAt\":\"\(recorded.recordedAt)\",\"name\":"
+            text += ",\"name\":"
             text += changes.name.map { "{\"from\":" + string($0.from) + ",\"to\":" + string($0.to) + "}" } ?? "null"
             text += ",\"color\":" + (changes.color.map { "{\"from\":" + color($0.from) + ",\"to\":" + color($0.to) + "}" } ?? "null")
             text += ",\"status\":" + (changes.status.map { "{\"from\":" + object(for: $0.from) + ",\"to\":" + object(for: $0.to) + "}" } ?? "null")
         case .deleted:
-            text += ",\"kind\":\"deleted\",\"recordedAt\":\"\(recorded.recordedAt)\""
+            break
         }
         return text + "}"
     }

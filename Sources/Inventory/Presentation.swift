@@ -45,10 +45,7 @@ public enum Presentation {
     /// The draft's case as the table and JSON name it: the Swift case's name, like the
     /// `"case"` of a status in JSON (the stored tag is DraftCodec's business).
     public static func kindText(for draft: Draft) -> String {
-        switch draft {
-        case .adding: "adding"
-        case .duplicating: "duplicating"
-        }
+        draft.case.rawValue
     }
 
     /// An item's full details, one field per line, with its version when known.

@@ -94,7 +94,7 @@ import Testing
         #expect(try stockroom("draft", "edit", draft, "--quantity", "7").output == "Mouse  black  In stock: 7")
         let itemID = try stockroom("draft", "save", draft).output
         let item = try stockroom("items", "show", itemID, "--format", "json").output
-        #expect(item == #"{"id":"\#(itemID)","name":"Mouse","color":"black","status":{"case":"inStock","quantity":7}}"#)
+        #expect(item == #"{"id":"\#(itemID)","name":"Mouse","color":"black","status":{"case":"inStock","quantity":7},"version":1}"#)
         #expect(try stockroom("draft", "list", "--format", "json").output == "[]")
         // The saved item's id is the one the draft showed as its item id.
         #expect((shown?["item"] as? [String: Any])?["id"] as? String == itemID)
