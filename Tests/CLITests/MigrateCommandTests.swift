@@ -11,9 +11,9 @@ import Testing
         let status = try database.stockroom("migrate", "status")
         #expect(status.status == 0, "\(status)")
         #expect(status.lines.first == "VERSION  NAME           STATE    APPLIED AT  CHECKSUM")
-        #expect(status.lines.dropFirst().map { $0.split(separator: " ").map(String.init) } == [
-            ["1", "create_items", "pending"], ["2", "create_drafts", "pending"],
-        ])
+        #expect(status.lines.dropFirst().map { $0.split(separator: " ").map(String.init) }
+            == MigrationSet.embedded.migrations.map { [String($0.version), $0.name, "pending"] })
+        #expect(status.lines.dropFirst().first?.hasPrefix("1        create_items   pending") == true, "\(status)")
         #expect(!database.exists)
     }
 
@@ -72,7 +72,7 @@ import Testing
     @Test func upToAnUnknownVersionIsAUsageErrorThatWritesNothing() throws {
         let result = try database.stockroom("migrate", "up", "--to", "7")
         #expect(result.failed(with: 64), "\(result)")
-        #expect(result.errorMessage == "--to 7: no migration has that version (known: 1, 2)")
+        #expect(result.errorMessage == "--to 7: no migration has that version (known: \(MigrationSet.embedded.migrations.map { String($0.version) }.joined(separator: ", ")))")
         #expect(!database.exists)
     }
 
@@ -93,7 +93,7 @@ import Testing
         #expect(try database.stockroom("migrate", "up").status == 0)
         let verify = try database.stockroom("migrate", "verify")
         #expect(verify.status == 0, "\(verify)")
-        #expect(verify.lines == ["OK: 2 migrations applied, checksums match, schema matches."])
+        #expect(verify.lines == ["OK: \(MigrationSet.embedded.migrations.count) migrations applied, checksums match, schema matches."])
     }
 
     @Test func verifyNamesAnIndexDroppedAndATriggerAddedInTheSQLiteShell() throws {
