@@ -18,9 +18,12 @@
 -- to_status… (the items table's status columns under a prefix). A field that did not change
 -- has a NULL pair; at least one field changed; a pair's two sides differ.
 --
--- VERSIONS. An item's events are numbered 1, 2, 3, … with no gaps (the key (item_id, version)
--- is unique, and the triggers below): version 1 is always 'added', nothing follows 'deleted'. The item's
--- current version is its highest; `items update --if-version N` compares with it.
+-- VERSIONS. An item's events are numbered 1, 2, 3, … with no gaps: the key (item_id, version)
+-- is unique, version 1 is always 'added', and Stockroom writes max(version) + 1 inside the
+-- write transaction of the change. Gaps and events after 'deleted' are found by `stockroom
+-- check` rather than by INSERT triggers: a trigger program per insert tripled the cost of
+-- adding an item (BENCHMARKS.md, issue 10). The item's current version is its highest;
+-- `items update --if-version N` compares with it.
 --
 -- APPEND-ONLY. Triggers refuse UPDATE and DELETE, from Stockroom or from the sqlite3 shell.
 -- History outlives the item: deliberately no foreign key to `items`.
@@ -110,27 +113,10 @@ CREATE TABLE item_events (
 
 -- No item has an empty history: each existing item gets version 1, 'added' with the item as it
 -- stands now, dated by its last change (updated_at), since the history before is unknown.
--- Done before the triggers below exist: the rows are version 1 of items without history by
--- construction, and checking that per row would double the time on a large inventory.
 INSERT INTO item_events (item_id, version, kind, recorded_at, to_name, to_color, to_status, to_quantity, to_is_on_back_order)
 SELECT id, 1, 'added', updated_at, name, color, status, quantity, is_on_back_order
 FROM items
 ORDER BY id;
-
--- Versions rise by one with no gaps, and a deleted item has no later events.
-CREATE TRIGGER item_events_versions_have_no_gaps
-BEFORE INSERT ON item_events
-WHEN NEW.version IS NOT (SELECT coalesce(max(version), 0) + 1 FROM item_events WHERE item_id = NEW.item_id)
-BEGIN
-    SELECT RAISE(ABORT, 'item_events: an item''s versions go 1, 2, 3, ... with no gaps; this is not the next version of the item');
-END;
-
-CREATE TRIGGER item_events_end_at_deletion
-BEFORE INSERT ON item_events
-WHEN EXISTS (SELECT 1 FROM item_events WHERE item_id = NEW.item_id AND kind = 'deleted')
-BEGIN
-    SELECT RAISE(ABORT, 'item_events: the item was deleted; its history is closed');
-END;
 
 -- Append-only: history is never rewritten.
 CREATE TRIGGER item_events_are_never_updated

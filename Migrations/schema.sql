@@ -194,17 +194,3 @@ BEFORE UPDATE ON item_events
 BEGIN
     SELECT RAISE(ABORT, 'item_events is append-only: history cannot be changed');
 END;
-
-CREATE TRIGGER item_events_end_at_deletion
-BEFORE INSERT ON item_events
-WHEN EXISTS (SELECT 1 FROM item_events WHERE item_id = NEW.item_id AND kind = 'deleted')
-BEGIN
-    SELECT RAISE(ABORT, 'item_events: the item was deleted; its history is closed');
-END;
-
-CREATE TRIGGER item_events_versions_have_no_gaps
-BEFORE INSERT ON item_events
-WHEN NEW.version IS NOT (SELECT coalesce(max(version), 0) + 1 FROM item_events WHERE item_id = NEW.item_id)
-BEGIN
-    SELECT RAISE(ABORT, 'item_events: an item''s versions go 1, 2, 3, ... with no gaps; this is not the next version of the item');
-END;
