@@ -12,6 +12,7 @@ struct Stockroom: ParsableCommand {
             read never change the file (a missing one reads as empty and is not created).
 
             Exit codes: 0 success; 1 `migrate status --exit-code` found migrations not applied; \
+            3 `items update --if-version` found the item changed since (nothing was changed); \
             64 bad command line (unknown or conflicting flags, malformed or ambiguous id, invalid \
             value, a name with a control character or only invisible characters, an argument \
             that is not UTF-8, SQL that `query` refuses, `draft wizard` without a terminal); 65 data that breaks a rule (saving a draft with a \
