@@ -33,11 +33,19 @@ struct ItemHistory {
     /// Appends `event` as `version` of the item with `itemID`.
     @inline(__always)
     static func append(_ event: ItemEvent, itemID: UUID, version: Int, recordedAt: String, with statement: Statement) throws {
+        var time = recordedAt
+        try time.withUTF8 { bytes in try append(event, itemID: itemID, version: version, recordedAt: bytes, with: statement) }
+    }
+
+    /// Appends `event` with its time as UTF-8 bytes, so a bulk writer holding the time as bytes
+    /// makes no `String` per event.
+    @inline(__always)
+    static func append(_ event: ItemEvent, itemID: UUID, version: Int, recordedAt: UnsafeBufferPointer<UInt8>, with statement: Statement) throws {
         let layout = ItemHistory.layout
         var row = RowBinder(statement, at: layout.itemID)
         try row.bind(itemID)
         try row.bind(version)
-        try row.bind(recordedAt)
+        try row.bindText(recordedAt)
         try ItemEventCodec.bind(event, to: &row)
         try statement.run()
     }

@@ -66,6 +66,14 @@ enum ItemCodec {
         try StatusCodec.bind(item.status, to: &row)
     }
 
+    /// Reads the colour and status and leaves the id and name where they are, as the positions
+    /// of their columns: for readers that copy their text out without making `String`s (export).
+    @inline(__always)
+    static func decodeInPlace(from row: inout RowReader) throws(ColumnDecodingError) -> (id: Int, name: Int, color: Color?, status: Status) {
+        let idIndex = row.next(), nameIndex = row.next()
+        return (idIndex, nameIndex, try ColorCodec.decode(from: &row), try StatusCodec.decode(from: &row))
+    }
+
     /// Reads all of the item's columns.
     @inline(__always)
     static func decode(from row: inout RowReader) throws(ColumnDecodingError) -> Item {

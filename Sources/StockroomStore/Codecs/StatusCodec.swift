@@ -39,8 +39,22 @@ public enum StatusCodec: TaggedCodec {
     public static func columnTexts(for status: Status) -> [String] {
         switch status {
         case .inStock(let quantity): [text(for: .inStock).description, String(quantity), ""]
-        case .outOfStock(let isOnBackOrder): [text(for: .outOfStock).description, "", isOnBackOrder ? "1" : "0"]
+        case .outOfStock(let isOnBackOrder): [text(for: .outOfStock).description, "", flagText(isOnBackOrder).description]
         }
+    }
+
+    /// The back-order flag as its column's text: "1" or "0", as SQLite prints the stored integer.
+    @inline(__always)
+    public static func flagText(_ isOnBackOrder: Bool) -> StaticString {
+        isOnBackOrder ? "1" : "0"
+    }
+
+    /// The flag spelled by `bytes` ("1" or "0"), nil for anything else.
+    @inline(__always)
+    static func flag(matching bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        if ColumnText.equals(bytes, flagText(true)) { return true }
+        if ColumnText.equals(bytes, flagText(false)) { return false }
+        return nil
     }
 
     /// Binds the three columns.

@@ -137,6 +137,7 @@ struct RowBinder {
     @inline(__always) mutating func bind(_ value: String) throws { try statement.bind(value, at: index); index += 1 }
     @inline(__always) mutating func bind(_ value: Int) throws { try statement.bind(value, at: index); index += 1 }
     @inline(__always) mutating func bind(_ value: UUID) throws { try statement.bind(value, at: index); index += 1 }
+    @inline(__always) mutating func bindText(_ bytes: UnsafeBufferPointer<UInt8>) throws { try statement.bindText(bytes, at: index); index += 1 }
     @inline(__always) mutating func bindStatic(_ value: StaticString) throws { try statement.bindStatic(value, at: index); index += 1 }
 
     /// Binds NULL to the next `count` columns (the columns of a case this value is not).
