@@ -56,6 +56,28 @@ struct ItemHistory {
         }
     }
 
+    /// Version 1 (`added`) of every item in `items`, dated with its `updated_at`, in one
+    /// statement: for a bulk load into a database without history, several times cheaper than
+    /// an INSERT per item. Columns and the tag come from the codecs.
+    static let addedForEveryItemSQL: String = {
+        let names = layout.columns.names
+        let pairs = ItemEventCodec.addedColumnsFromItems
+        let items = ItemRepository.insertLayout.columns.names
+        let id = items[ItemRepository.insertLayout.item], updatedAt = items[ItemRepository.insertLayout.updatedAt]
+        return "INSERT INTO \(table) (\(names[layout.itemID]), \(names[layout.version]), \(names[layout.recordedAt]), \(names[layout.event]), "
+            + pairs.map(\.event).joined(separator: ", ")
+            + ") SELECT \(id), 1, \(updatedAt), \(ItemEventCodec.literal(.added)), " + pairs.map(\.item).joined(separator: ", ")
+            + " FROM items ORDER BY \(id)"
+    }()
+
+    /// True when no item has any history yet.
+    func isEmpty() throws -> Bool {
+        try database.withStatement("SELECT NOT EXISTS (SELECT 1 FROM \(ItemHistory.table))") { statement in
+            try statement.step()
+            return statement.int(at: 0) == 1
+        }
+    }
+
     /// The item's latest version, 0 when it has no history.
     func version(of itemID: UUID) throws -> Int {
         try database.withStatement("SELECT coalesce(max(version), 0) FROM \(ItemHistory.table) WHERE item_id = ?") { statement in

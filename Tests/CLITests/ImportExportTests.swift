@@ -298,6 +298,19 @@ import Testing
         #expect(result.status == 65, "\(result)")
         #expect(result.stderr.contains("2: id \(id) belonged to a deleted item"), "\(result)")
         #expect(try DatabaseSnapshot.of(database.path) == before)
+
+        // With every item deleted the table is empty but the history is not: still refused.
+        #expect(try database.stockroom("items", "delete", String(try String(contentsOfFile: file, encoding: .utf8).split(separator: "\r\n")[2].prefix(36))).status == 0)
+        for line in try String(contentsOfFile: file, encoding: .utf8).split(separator: "\r\n").dropFirst(3) {
+            #expect(try database.stockroom("items", "delete", String(line.prefix(36))).status == 0)
+        }
+        #expect(try database.sqlite3("SELECT count(*) FROM items;") == "0")
+        let emptied = try DatabaseSnapshot.of(database.path)
+        let again = try database.stockroom("import", file)
+        #expect(again.status == 65, "\(again)")
+        // Found when its history is written, which stops the writing: the first such row.
+        #expect(again.stderr.contains("2: id \(id) belonged to a deleted item"), "\(again)")
+        #expect(try DatabaseSnapshot.of(database.path) == emptied)
     }
 
     @Test func aDryRunWritesNothingAndDoesNotCreateTheDatabase() throws {

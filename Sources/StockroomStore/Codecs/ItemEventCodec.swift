@@ -45,6 +45,16 @@ public enum ItemEventCodec: TaggedCodec {
     /// The column names, for a CSV header: `kind` then the payload columns.
     public static var columnNames: [String] { columns() }
 
+    /// The payload columns of `.added(item)`, each paired with the `items` column holding the
+    /// same value (every item column but the id), so SQL can copy items into their history.
+    static var addedColumnsFromItems: [(event: String, item: String)] {
+        // `added` fills the to_ side, which holds the item's fields in the item's column order.
+        let event = payloadColumns.filter { $0.hasPrefix("to_") }
+        let item = Array(ItemCodec.columns().dropFirst())
+        precondition(event.count == item.count, "the to_ columns of item_events mirror the item's columns")
+        return Array(zip(event, item))
+    }
+
     /// Binds `kind` and the payload columns. The item's id is bound by the caller as `item_id`.
     @inline(__always)
     static func bind(_ event: ItemEvent, to row: inout RowBinder) throws {

@@ -2,8 +2,10 @@ import Foundation
 import Inventory
 import SQLiteCore
 
-// An import writes each item's history in its own transaction, through ItemHistory, as
-// `items add` and `items update` do: a new item gets version 1 'added'; an item overwritten with
+// An import writes each item's history in the import's transaction, through ItemHistory, as
+// `items add` and `items update` do: a new item gets version 1 'added' (into a database without
+// items or history, all of them at once after the load: ItemHistory.addedForEveryItemSQL, the
+// time being the row's updated_at all the same); an item overwritten with
 // --on-conflict replace gets a 'changed' event at its next version holding exactly the fields
 // that changed, or nothing when nothing did (the row is then left as it is, as `items update`
 // leaves it). The event's time is the row's: its updated_at, else its created_at, else the

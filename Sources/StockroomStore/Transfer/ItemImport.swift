@@ -88,8 +88,12 @@ public struct ItemImport {
             if let loadCacheKiB { try database.execute("PRAGMA cache_size = -\(loadCacheKiB)") }
             defer { if loadCacheKiB != nil { try? database.execute("PRAGMA cache_size = -2000") } }
             try rebuild?.dropIndexes()
-            let writer = try RowWriter(database: database, onConflict: onConflict)
+            // Into a database without items or history, every item's first event is written in
+            // one statement after the load (as migration 0003 does), not one INSERT per row.
+            let historyAfterLoad = try rebuild != nil && ItemHistory(database: database).isEmpty()
+            let writer = try RowWriter(database: database, onConflict: onConflict, recordsHistory: !historyAfterLoad)
             let summary = try load(descriptor, database: database, writer: writer, progress: progress)
+            if historyAfterLoad { try database.execute(ItemHistory.addedForEveryItemSQL) }
             try rebuild?.createIndexes()
             let written = try ItemRepository(database: database).count() - before
             return Summary(rows: summary.rows, imported: written,
@@ -215,8 +219,12 @@ private final class RowWriter {
 
     static let layout = ItemRepository.insertLayout
 
-    init(database: Database, onConflict: ItemImport.ConflictPolicy) throws {
+    /// False when the caller writes the history of the whole load at the end.
+    let recordsHistory: Bool
+
+    init(database: Database, onConflict: ItemImport.ConflictPolicy, recordsHistory: Bool) throws {
         self.database = database
+        self.recordsHistory = recordsHistory
         self.onConflict = onConflict
         var sql = ItemRepository.insertSQL
         // With replace too the INSERT leaves a stored item alone: the stored item is read first,
@@ -246,7 +254,9 @@ private final class RowWriter {
             return "the database refused the row: \(error.message)"
         }
         return try updated.withUnsafeBufferPointer { time in
-            if database.changes == 1 { return try ItemImport.recordAdded(item, time: time, events: events) }
+            if database.changes == 1 {
+                return recordsHistory ? try ItemImport.recordAdded(item, time: time, events: events) : nil
+            }
             // The id is stored already: skip leaves it; replace overwrites it.
             guard let replacement else { return nil }
             return try created.withUnsafeBufferPointer { created in
