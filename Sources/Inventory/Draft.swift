@@ -19,6 +19,20 @@ public enum Draft: Hashable, Sendable {
         .duplicating(Item(id: newID, name: source.name, color: source.color, status: source.status), sourceItemID: source.id)
     }
 
+    /// A case of `Draft` without its values. Its raw value is the case's Swift name, which JSON
+    /// and tables show (how the database spells it is the store's codec's business).
+    public enum Case: String, CaseIterable, Sendable {
+        case adding, duplicating
+    }
+
+    /// Which case this draft is.
+    public var `case`: Case {
+        switch self {
+        case .adding: .adding
+        case .duplicating: .duplicating
+        }
+    }
+
     /// The item the draft holds, whichever case it is.
     public var item: Item {
         get {

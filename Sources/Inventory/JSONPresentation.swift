@@ -28,6 +28,27 @@ public enum JSONPresentation {
         return "{\"id\":\"\(entry.id.lowercasedString)\",\"case\":\"\(Presentation.kindText(for: entry.draft))\",\"sourceItemId\":\(source),\"item\":\(object(for: entry.draft.item))}"
     }
 
+    /// An event as one JSON object: `itemId`, `version`, `kind` (the Swift case: `added`,
+    /// `changed`, `deleted`), `recordedAt`, then the payload: `item` for `added`; for `changed`,
+    /// `name`, `color` and `status`, each `{"from":…,"to":…}` or null when that field did not change.
+    public static func object(for recorded: RecordedItemEvent) -> String {
+        var text = "{\"itemId\":\"" + recorded.itemID.lowercasedString + "\",\"version\":\(recorded.version)"
+            + ",\"kind\":\"\(recorded.event.case.rawValue)\",\"recordedAt\":\"\(recorded.recordedAt)\""
+        let color: (Color?) -> String = { $0.map { "\"" + $0.rawValue + "\"" } ?? "null" }
+        switch recorded.event {
+        case .added(let item):
+            text += ",\"item\":" + object(for: item)
+        case .changed(let changes):
+            text += ",\"name\":"
+            text += changes.name.map { "{\"from\":" + string($0.from) + ",\"to\":" + string($0.to) + "}" } ?? "null"
+            text += ",\"color\":" + (changes.color.map { "{\"from\":" + color($0.from) + ",\"to\":" + color($0.to) + "}" } ?? "null")
+            text += ",\"status\":" + (changes.status.map { "{\"from\":" + object(for: $0.from) + ",\"to\":" + object(for: $0.to) + "}" } ?? "null")
+        case .deleted:
+            break
+        }
+        return text + "}"
+    }
+
     /// A JSON array of already-encoded values.
     public static func array(_ objects: [String]) -> String {
         "[" + objects.joined(separator: ",") + "]"

@@ -44,22 +44,57 @@ public enum Presentation {
             })
     }
 
-    /// "adding" or "duplicating".
+    /// The draft's case as the table and JSON name it: the Swift case's name, like the
+    /// `"case"` of a status in JSON (the stored tag is DraftCodec's business).
     public static func kindText(for draft: Draft) -> String {
-        switch draft {
-        case .adding: "adding"
-        case .duplicating: "duplicating"
-        }
+        draft.case.rawValue
     }
 
-    /// An item's full details, one field per line.
-    public static func details(for item: Item) -> [String] {
+    /// An item's full details, one field per line, with its version when known.
+    public static func details(for item: Item, version: Int? = nil) -> [String] {
         fieldLines([
             ("id", item.id.lowercasedString),
             ("name", displayName(item.name)),
             ("colour", text(for: item.color)),
             ("status", text(for: item.status)),
-        ])
+        ] + (version.map { [("version", String($0))] } ?? []))
+    }
+
+    /// An event in words: "Added 'Mug', blue, In stock: 5", "Renamed 'Mug' -> 'Blue mug'",
+    /// "Quantity 5 -> 3", "Out of stock: on back order", "Deleted". A change of several fields
+    /// reads as their changes joined by "; ".
+    public static func text(for event: ItemEvent) -> String {
+        switch event {
+        case .added(let item):
+            "Added '\(item.name)', \(item.color.map(\.rawValue) ?? "no colour"), \(text(for: item.status))"
+        case .changed(let changes):
+            [
+                changes.name.map { "Renamed '\($0.from)' -> '\($0.to)'" },
+                changes.color.map { "Colour \(colorWord($0.from)) -> \(colorWord($0.to))" },
+                changes.status.map { text(forStatusChange: $0) },
+            ].compactMap { $0 }.joined(separator: "; ")
+        case .deleted:
+            "Deleted"
+        }
+    }
+
+    /// A status change in words: the quantity's change while in stock, else the new status.
+    public static func text(forStatusChange change: FieldChange<Status>) -> String {
+        if case .inStock(let before) = change.from, case .inStock(let after) = change.to {
+            return "Quantity \(before) -> \(after)"
+        }
+        return text(for: change.to)
+    }
+
+    private static func colorWord(_ color: Color?) -> String {
+        color?.rawValue ?? "none"
+    }
+
+    /// An item's history as an aligned table, oldest first: version, time, change.
+    public static func history(_ events: [RecordedItemEvent]) -> [String] {
+        alignedTable(
+            header: ["VERSION", "TIME", "CHANGE"],
+            rows: events.map { [String($0.version), $0.recordedAt, text(for: $0.event)] })
     }
 
     /// A draft's full details, one field per line; "item id" is the id the item gets when saved.

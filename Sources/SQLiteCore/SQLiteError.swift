@@ -73,6 +73,9 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible, CustomDebug
     /// A constraint (CHECK, NOT NULL, UNIQUE, PRIMARY KEY, FOREIGN KEY) refused the write.
     public var isConstraintViolation: Bool { primaryCode == SQLITE_CONSTRAINT }
 
+    /// A PRIMARY KEY refused a second row with the same key (`SQLITE_CONSTRAINT_PRIMARYKEY`).
+    public var isPrimaryKeyViolation: Bool { extendedCode == SQLITE_CONSTRAINT | 6 << 8 }
+
     /// The file is not usable as a database: not SQLite, corrupt, unreadable or unwritable.
     public var isFileProblem: Bool {
         [SQLITE_NOTADB, SQLITE_CORRUPT, SQLITE_CANTOPEN, SQLITE_IOERR, SQLITE_READONLY,

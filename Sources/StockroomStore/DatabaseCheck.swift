@@ -26,6 +26,8 @@ public enum DatabaseCheck {
             case migrations
             /// A row does not decode into a valid case of the domain, or a table is missing.
             case rows
+            /// An item's history has a gap, does not follow on, or does not end in the item's row.
+            case history
         }
 
         /// Which part of the check found it.
@@ -72,6 +74,9 @@ public enum DatabaseCheck {
                 summary = try DatabaseSummary.read(from: database)
                 problems += try migrationProblems(in: database, summary: summary, migrations: migrations)
                 problems += try rowProblems(in: database, isAtLatestVersion: (summary?.schemaVersion ?? 0) >= migrations.latestVersion)
+                if try database.tableExists(ItemHistory.table) && database.tableExists("items") {
+                    problems += try historyProblems(in: database)
+                }
             }
         } catch let error as SQLiteError where error.isCorruption {
             problems.append(unreadable(error))
@@ -135,6 +140,7 @@ public enum DatabaseCheck {
             ("items", ItemRepository.columns, { try ItemRepository.decode($0).validate() }),
             // A draft's name may be blank while it is edited, but never hold a control character.
             ("drafts", DraftRepository.columns, { try ItemName.validate(try DraftRepository.decode($0).draft.item.name) }),
+            (ItemHistory.table, ItemHistory.selectColumns, { _ = try ItemHistory.decode($0) }),
         ]
         var problems: [Problem] = []
         for table in tables {
@@ -147,11 +153,90 @@ public enum DatabaseCheck {
         return problems
     }
 
+    /// Replays every item's events in version order and walks them alongside `items`, both in
+    /// id order (a merge, so a million items need no map in memory): versions must run 1, 2, 3…
+    /// without gaps, each event must follow from the state before it, an existing item's events
+    /// must end in exactly its row, and a deleted item's in its deletion.
+    private static func historyProblems(in database: Database) throws -> [Problem] {
+        let items = try database.prepare("SELECT \(ItemRepository.columns) FROM items ORDER BY id")
+        let events = try database.prepare("SELECT \(ItemHistory.selectColumns) FROM \(ItemHistory.table) ORDER BY item_id, version")
+        let itemIDColumn = ItemHistory.layout.itemID, versionColumn = ItemHistory.layout.version
+        var problems: [Problem] = []
+        func report(_ message: String) { problems.append(Problem(kind: .history, message: message)) }
+
+        var hasItem = try items.step()
+        /// Reports the items before `id` (or all that are left) as having no history.
+        func itemsWithoutHistory(before id: String?) throws {
+            while hasItem, id.map({ items.text(at: 0) < $0 }) ?? true {
+                report("item \(items.text(at: 0)) has no history")
+                hasItem = try items.step()
+            }
+        }
+        /// Compares the replayed end of one item's history with its row.
+        func finish(_ id: String, state: Item?, isDeleted: Bool, isBroken: Bool) throws {
+            try itemsWithoutHistory(before: id)
+            let row: Item?? = hasItem && items.text(at: 0) == id ? .some(try? ItemRepository.decode(items)) : nil
+            if row != nil { hasItem = try items.step() }
+            guard !isBroken else { return }
+            switch (row, isDeleted) {
+            case (nil, false): report("item \(id): its history does not end in a deletion, but there is no such item")
+            case (.some, true): report("item \(id): its history ends in a deletion, but the item exists")
+            case (.some(let item?), false) where item != state:
+                report("item \(id): its latest event does not match its row (the history gives \(state.map(describe) ?? "nothing"), the row holds \(describe(item)))")
+            default: break
+            }
+        }
+
+        var current: String?
+        var state: Item?, isDeleted = false, isBroken = false, expectedVersion = 1
+        while try events.step() {
+            let id = events.text(at: itemIDColumn)
+            if id != current {
+                if let current { try finish(current, state: state, isDeleted: isDeleted, isBroken: isBroken) }
+                current = id
+                state = nil; isDeleted = false; isBroken = false; expectedVersion = 1
+            }
+            let version = events.int(at: versionColumn)
+            if isBroken { continue }
+            guard version == expectedVersion else {
+                report("item \(id): version \(version) follows version \(expectedVersion - 1); versions go 1, 2, 3… without gaps")
+                isBroken = true
+                continue
+            }
+            expectedVersion += 1
+            guard let recorded = try? ItemHistory.decode(events) else {
+                isBroken = true  // reported with the undecodable rows
+                continue
+            }
+            switch (recorded.event, state, isDeleted) {
+            case (.added(let item), nil, false) where version == 1:
+                state = item
+            case (.changed(let changes), let item?, false) where changes.fits(item):
+                state = changes.applied(to: item)
+            case (.deleted, .some, false):
+                state = nil
+                isDeleted = true
+            default:
+                report("item \(id): version \(version) does not follow from version \(version - 1)")
+                isBroken = true
+            }
+        }
+        if let current { try finish(current, state: state, isDeleted: isDeleted, isBroken: isBroken) }
+        try itemsWithoutHistory(before: nil)
+        return problems
+    }
+
+    private static func describe(_ item: Item) -> String {
+        "'\(item.name)', \(item.color.map(\.rawValue) ?? "no colour"), \(Presentation.text(for: item.status))"
+    }
+
     private static func undecodableRows(of table: String, columns: String, in database: Database,
                                         decode: (Statement) throws -> Void) throws -> [Problem] {
         let statement: Statement
         do {
-            statement = try database.prepare("SELECT \(columns) FROM \(table) ORDER BY rowid")
+            // item_events is WITHOUT ROWID: its key gives its order.
+            let order = table == ItemHistory.table ? "item_id, version" : "rowid"
+            statement = try database.prepare("SELECT \(columns) FROM \(table) ORDER BY \(order)")
         } catch let error as SQLiteError where !error.isCorruption && !error.isBusy {
             // A column this binary reads is missing: the table has another shape.
             return [Problem(kind: .rows, message: "table \(table) cannot be read by this stockroom: \(error.message)")]

@@ -7,7 +7,24 @@ public struct DraftRepository {
     let database: Database
     let items: ItemRepository
 
-    static let columns = "id, kind, source_item_id, item_id, name, color, status, quantity, is_on_back_order"
+    /// `id`, the draft's columns, then `created_at, updated_at`, with each group's bind position.
+    struct Layout {
+        let columns: ColumnLayout
+        let id: Int, draft: Int, createdAt: Int, updatedAt: Int
+
+        init() {
+            var columns = ColumnLayout()
+            id = columns.add("id")
+            draft = columns.add(DraftCodec.columns())
+            createdAt = columns.add("created_at")
+            updatedAt = columns.add("updated_at")
+            self.columns = columns
+        }
+    }
+
+    static let layout = Layout()
+    /// The columns a draft is read from, in decoding order.
+    static let columns = ColumnLayout.of(["id"] + DraftCodec.columns()).list
 
     /// Stores a new draft and returns it with its id.
     @discardableResult
@@ -16,14 +33,13 @@ public struct DraftRepository {
         let entry = IdentifiedDraft(id: id, draft: draft)
         let now = Timestamp.now()
         try database.inTransaction {
-            try database.withStatement("""
-                INSERT INTO drafts (id, kind, source_item_id, item_id, name, color, status, quantity, is_on_back_order, created_at, updated_at)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10)
-                """) { statement in
-                try statement.bind(entry.id, at: 0)
-                try DraftKindColumns.bind(draft, to: statement, at: 1)
-                try ItemColumns.bind(draft.item, to: statement, at: 3)
-                try statement.bind(now, at: 9)
+            let layout = DraftRepository.layout
+            try database.withStatement("INSERT INTO drafts (\(layout.columns.list)) VALUES (\(layout.columns.placeholders))") { statement in
+                try statement.bind(entry.id, at: layout.id)
+                var row = RowBinder(statement, at: layout.draft)
+                try DraftCodec.bind(draft, to: &row)
+                try statement.bind(now, at: layout.createdAt)
+                try statement.bind(now, at: layout.updatedAt)
                 try statement.run()
             }
         }
@@ -71,16 +87,17 @@ public struct DraftRepository {
         try database.inTransaction {
             var entry = try draft(id: id)
             entry.draft = try entry.draft.applying(edit)
-            try database.withStatement("""
-                UPDATE drafts SET name = ?2, color = ?3, status = ?4, quantity = ?5, is_on_back_order = ?6, updated_at = ?7
-                WHERE id = ?1
-                """) { statement in
-                let item = entry.draft.item
-                try statement.bind(entry.id, at: 0)
-                try statement.bind(item.name, at: 1)
-                try ColorColumn.bind(item.color, to: statement, at: 2)
-                try StatusColumns.bind(item.status, to: statement, at: 3)
-                try statement.bind(Timestamp.now(), at: 6)
+            // The whole row but its id and created_at: kind and item_id never change, so
+            // rewriting them with the same values keeps one layout for insert and update.
+            let layout = DraftRepository.layout
+            let assignments = layout.columns.names.enumerated()
+                .filter { $0.offset != layout.id && $0.offset != layout.createdAt }
+                .map { "\($0.element) = ?\($0.offset + 1)" }.joined(separator: ", ")
+            try database.withStatement("UPDATE drafts SET \(assignments) WHERE id = ?\(layout.id + 1)") { statement in
+                try statement.bind(entry.id, at: layout.id)
+                var row = RowBinder(statement, at: layout.draft)
+                try DraftCodec.bind(entry.draft, to: &row)
+                try statement.bind(Timestamp.now(), at: layout.updatedAt)
                 try statement.run()
             }
             return entry
@@ -129,11 +146,12 @@ public struct DraftRepository {
 
     static func decode(_ statement: Statement) throws -> IdentifiedDraft {
         do {
-            guard let id = statement.withText(at: 0, { UUID(canonicalUTF8: $0) }) else {
-                throw ColumnDecodingError(reason: "id is not a UUID")
+            var row = RowReader(statement)
+            let idIndex = row.next()
+            guard let id = statement.uuid(at: idIndex) else {
+                throw ColumnDecodingError(reason: "id \(statement.describeColumn(at: idIndex)) is not a UUID")
             }
-            let item = try ItemColumns.decode(from: statement, at: 3)
-            return IdentifiedDraft(id: id, draft: try DraftKindColumns.decode(from: statement, at: 1, item: item))
+            return IdentifiedDraft(id: id, draft: try DraftCodec.decode(from: &row))
         } catch let error as ColumnDecodingError {
             throw StoreError.undecodableRow(table: "drafts", id: statement.text(at: 0), reason: error.reason)
         }

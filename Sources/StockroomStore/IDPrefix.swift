@@ -6,11 +6,12 @@ enum IDPrefix {
     /// The shortest prefix accepted.
     static let minimumLength = 4
 
-    /// Finds the single row of `table` whose id starts with `text`.
+    /// Finds the single id in `column` of `table` that starts with `text`.
     ///
     /// - Throws: ``StoreError/malformedID(_:_:)``, ``StoreError/notFound(_:_:)`` or
     ///   ``StoreError/ambiguousID(_:_:matches:)``.
-    static func resolve(_ text: String, in table: String, record: StoreError.Record, database: Database) throws -> UUID {
+    static func resolve(_ text: String, in table: String, column: String = "id", record: StoreError.Record,
+                        database: Database) throws -> UUID {
         let prefix = text.lowercased()
         let isHexOrHyphen = prefix.utf8.allSatisfy { byte in
             (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f")) || byte == UInt8(ascii: "-")
@@ -20,7 +21,7 @@ enum IDPrefix {
         }
         // A range scan on the primary key: '~' sorts after every character an id can hold.
         let matches = try database.withStatement(
-            "SELECT id FROM \(table) WHERE id >= ?1 AND id < ?1 || '~' ORDER BY id LIMIT 3"
+            "SELECT DISTINCT \(column) FROM \(table) WHERE \(column) >= ?1 AND \(column) < ?1 || '~' ORDER BY \(column) LIMIT 3"
         ) { statement in
             try statement.bind(prefix, at: 0)
             var found: [String] = []

@@ -33,12 +33,26 @@ public final class InventoryStore {
         case items
         /// The `drafts` table.
         case drafts
+        /// Items with their history (`item_events`): versions and changes.
+        case itemHistory
 
         /// The migration that created the table: an older database has no such rows.
-        var createdIn: Int { self == .items ? 1 : 2 }
+        var createdIn: Int {
+            switch self {
+            case .items, .itemHistory: 1
+            case .drafts: 2
+            }
+        }
         /// The oldest schema version this binary's queries on the table work with. Raise it
-        /// when a migration changes the table's columns.
-        var readableFrom: Int { createdIn }
+        /// when a migration changes the table's columns. Items older than their history cannot
+        /// be read as having none: they would show no version, so such a database must be
+        /// migrated first.
+        var readableFrom: Int {
+            switch self {
+            case .items, .drafts: createdIn
+            case .itemHistory: 3
+            }
+        }
     }
 
     /// Opens the store to read `contents`, changing nothing in the file.

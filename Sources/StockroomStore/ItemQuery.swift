@@ -4,7 +4,7 @@ import SQLiteCore
 /// Which items to list, and which page of them. Results are ordered by name, then id.
 public struct ItemQuery: Sendable, Equatable {
     /// A filter on the status case.
-    public enum StatusFilter: Sendable, Equatable {
+    public enum StatusFilter: Sendable, Equatable, CaseIterable {
         /// Only `inStock`.
         case inStock
         /// Only `outOfStock`, on back order or not.
@@ -40,10 +40,13 @@ public struct ItemQuery: Sendable, Equatable {
     /// The SQL condition and its arguments, in parameter order.
     func whereClause() -> (sql: String, bind: (Statement) throws -> Int) {
         var conditions: [String] = []
+        // The tag is written into the SQL as a literal (it comes from the codec, never from the
+        // user) so the planner sees the value and picks items_by_status_name.
+        let (tagColumn, _, backOrderColumn) = ItemQuery.statusColumns
         switch status {
-        case .inStock: conditions.append("status = 'in_stock'")
-        case .outOfStock: conditions.append("status = 'out_of_stock'")
-        case .onBackOrder: conditions.append("status = 'out_of_stock' AND is_on_back_order = 1")
+        case .inStock: conditions.append("\(tagColumn) = \(StatusCodec.literal(.inStock))")
+        case .outOfStock: conditions.append("\(tagColumn) = \(StatusCodec.literal(.outOfStock))")
+        case .onBackOrder: conditions.append("\(tagColumn) = \(StatusCodec.literal(.outOfStock)) AND \(backOrderColumn) = 1")
         case nil: break
         }
         if color != nil { conditions.append("color = ?") }
@@ -54,7 +57,7 @@ public struct ItemQuery: Sendable, Equatable {
         let query = self
         return (sql, { statement in
             var index = 0
-            if let color = query.color { try ColorColumn.bind(color, to: statement, at: index); index += 1 }
+            if let color = query.color { try statement.bindStatic(ColorCodec.text(for: color), at: index); index += 1 }
             if let text = query.nameContains { try statement.bind("%" + ItemQuery.escapeLike(text) + "%", at: index); index += 1 }
             if let prefix = query.namePrefix {
                 try statement.bind(prefix, at: index)
@@ -64,6 +67,12 @@ public struct ItemQuery: Sendable, Equatable {
             return index
         })
     }
+
+    /// The status columns of `items`, from the codec.
+    static let statusColumns: (tag: String, quantity: String, backOrder: String) = {
+        let columns = StatusCodec.columns()
+        return (columns[0], columns[1], columns[2])
+    }()
 
     static func escapeLike(_ text: String) -> String {
         var escaped = ""

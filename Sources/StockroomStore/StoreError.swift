@@ -15,6 +15,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case malformedID(Record, String)
     /// A row's columns do not form a valid case of the domain's enums.
     case undecodableRow(table: String, id: String, reason: String)
+    /// `update … ifVersion:` found the item at another version: it changed since it was read.
+    case versionConflict(id: String, expected: Int, current: Int)
 
     /// One line for the user.
     public var description: String {
@@ -27,6 +29,10 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "'\(text)' is not a valid \(record.rawValue) id: give a UUID or a prefix of at least \(IDPrefix.minimumLength) of its characters (0-9, a-f, -)"
         case .undecodableRow(let table, let id, let reason):
             "row \(id) of table \(table) does not decode: \(reason)"
+        case .versionConflict(let id, let expected, let current):
+            current > expected
+                ? "item \(id) changed since version \(expected): it is at version \(current) now; nothing was changed"
+                : "item \(id) is at version \(current), not \(expected); nothing was changed"
         }
     }
 }

@@ -10,6 +10,8 @@ extension Failure.Code {
             "success"
         case .pending:
             "`migrate status --exit-code` found migrations not yet applied"
+        case .versionConflict:
+            "`items update --if-version N`: the item is no longer at version N (someone changed it since); nothing was changed. Re-read it (`items show`) and decide again"
         case .usage:
             "bad command line: unknown or conflicting flags, a malformed or ambiguous id, an invalid value, a name with a control character or made only of invisible characters, an argument that is not valid UTF-8, SQL that `query` refuses, `draft wizard` without a terminal on stdin and stdout"
         case .dataError:

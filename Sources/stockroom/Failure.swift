@@ -14,6 +14,9 @@ enum Failure {
     enum Code: Int32, CaseIterable {
         case success = 0
         case pending = 1       // `migrate status --exit-code`: migrations wait to be applied
+        // `items update --if-version`: the item changed since. No sysexits value means "someone
+        // else won the race"; scripts test for it to re-read and retry, as they test 1 above.
+        case versionConflict = 3
         case usage = 64        // EX_USAGE
         case dataError = 65    // EX_DATAERR
         case notFound = 66     // EX_NOINPUT
@@ -98,6 +101,7 @@ enum Failure {
             case .notFound: return (.notFound, error.description)
             case .ambiguousID, .malformedID: return (.usage, error.description)
             case .undecodableRow: return (.dataError, error.description)
+            case .versionConflict: return (.versionConflict, error.description)
             }
         case let error as InventoryError:
             if case .controlCharacterInName = error { return (.usage, error.description) }

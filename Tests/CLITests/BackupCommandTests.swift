@@ -1,5 +1,6 @@
 import Foundation
 import StockroomTestSupport
+import StockroomMigrations
 import Testing
 
 /// `stockroom backup` run as a real process on real files.
@@ -68,7 +69,7 @@ import Testing
         #expect(json["bytes"] as? Int == size)
         #expect(json["pages"] as? Int == size / 4096)
         #expect((json["seconds"] as? Double).map { $0 >= 0 } == true)
-        #expect(json["schemaVersion"] as? Int == 2)
+        #expect(json["schemaVersion"] as? Int == MigrationSet.embedded.latestVersion)
         #expect(json["items"] as? Int == 3)
         #expect(json["drafts"] as? Int == 1)
 

@@ -27,12 +27,21 @@ struct BackupFixture {
     /// a corrupted page lands inside a table.
     func addBulkItems(_ count: Int, to database: String? = nil) throws {
         let result = try Processes.sqlite3(database ?? live, """
+            BEGIN;
+            CREATE TEMP TABLE bulk AS
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(count))
-            INSERT INTO items (id, name, color, status, quantity, is_on_back_order, created_at, updated_at)
             SELECT lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-' || hex(randomblob(2)) || '-'
-                         || hex(randomblob(2)) || '-' || hex(randomblob(6))),
-                   'Bulk ' || i, 'blue', 'in_stock', i, NULL, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z'
+                         || hex(randomblob(2)) || '-' || hex(randomblob(6))) AS id, i
             FROM n;
+            INSERT INTO items (id, name, color, status, quantity, is_on_back_order, created_at, updated_at)
+            SELECT id, 'Bulk ' || i, 'blue', 'in_stock', i, NULL, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z'
+            FROM bulk;
+            -- Each item with its first version, as Stockroom records it, so `check` finds them whole.
+            INSERT INTO item_events (item_id, version, kind, recorded_at, to_name, to_color, to_status, to_quantity, to_is_on_back_order)
+            SELECT id, 1, 'added', '2026-01-01T00:00:00.000Z', 'Bulk ' || i, 'blue', 'in_stock', i, NULL
+            FROM bulk;
+            DROP TABLE bulk;
+            COMMIT;
             """)
         try #require(result.status == 0, "\(result)")
     }

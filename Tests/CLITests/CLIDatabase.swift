@@ -1,4 +1,5 @@
 import Foundation
+import StockroomMigrations
 import StockroomTestSupport
 import Testing
 
@@ -45,4 +46,9 @@ extension ProcessResult {
     var errorMessage: String {
         String(stderr.split(separator: "\n").first?.dropFirst("error: ".count) ?? "")
     }
+}
+
+extension MigrationSet {
+    /// The versions as `group_concat(version)` prints them: `1,2,3`.
+    var versionList: String { migrations.map { String($0.version) }.joined(separator: ",") }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import StockroomTestSupport
+import StockroomMigrations
 import Testing
 
 /// Several real `stockroom` processes on one file: no "database is locked", no lost write, and
@@ -60,7 +61,7 @@ import Testing
             let finished = try result.get()
             #expect(finished.status == 0, "\(finished)")
         }
-        #expect(try Processes.sqlite3(database, "SELECT group_concat(version) FROM schema_migrations;").output == "1,2")
+        #expect(try Processes.sqlite3(database, "SELECT group_concat(version) FROM schema_migrations;").output == MigrationSet.embedded.versionList)
         #expect(try Processes.sqlite3(database, "SELECT count(*) FROM items;").output == "4")
     }
 

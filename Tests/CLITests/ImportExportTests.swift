@@ -37,6 +37,9 @@ import Testing
         let imported = try target.stockroom("import", first)
         #expect(imported.status == 0, "\(imported)")
         #expect(imported.stdout.hasPrefix("imported 7 items in "))
+        #expect(try target.sqlite3("SELECT count(*) FROM item_events WHERE version = 1 AND kind = 'added';") == "7")
+        let check = try target.stockroom("check")
+        #expect(check.status == 0, "\(check)")
         let second = target.directory.path("second.\(format)")
         #expect(try target.stockroom("export", "--format", format, "-o", second).status == 0)
         #expect(try bytes(first) == bytes(second))
@@ -59,7 +62,10 @@ import Testing
         let database = try seeded()
         for line in try database.stockroom("export").lines {
             let id = String(line.dropFirst(7).prefix(36))
+            // `items show` adds the item's version; an export leaves history out (an import
+            // starts each item's history afresh), so the round trip stays byte-identical.
             let shown = try database.stockroom("items", "show", id, "--format", "json").output
+                .replacingOccurrences(of: #","version":1}"#, with: "}")
             #expect(line.hasPrefix(String(shown.dropLast())) && line.dropFirst(shown.count - 1).hasPrefix(",\"createdAt\":\""), "\(line) vs \(shown)")
         }
     }
@@ -81,7 +87,9 @@ import Testing
         #expect(exported.stdout.contains(",''apostrophe,"))
         #expect(exported.stdout.contains(",'-5 volts,red,"))
         #expect(exported.stdout.contains(",\"'@home, \\ slash\",yellow,"))
-        #expect(exported.stdout.contains(",No-break\u{00A0}space,,out_of_stock,,true,"))
+        #expect(exported.stdout.contains(",No-break\u{00A0}space,,out_of_stock,,1,"))
+        // The back-order flag as `items list --format csv` writes the raw column: 1 or 0.
+        #expect(exported.stdout.contains(",ideographic\u{3000}space and é ☃,,out_of_stock,,0,"))
     }
 
     @Test func exportChangesNothingInTheDatabaseFile() throws {
@@ -243,6 +251,68 @@ import Testing
         #expect(try database.sqlite3("SELECT count(*) FROM items;") == "9")
     }
 
+    @Test func importedItemsGetTheirHistoryAndCheckPasses() throws {
+        let database = try seeded()
+        let file = database.directory.path("again.jsonl")
+        #expect(try database.stockroom("export", "-o", file).status == 0)
+        var lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").map(String.init)
+        let keyboard = try #require(lines.firstIndex { $0.contains("\"name\":\"Keyboard\"") })
+        let keyboardID = String(lines[keyboard].dropFirst(7).prefix(36))
+        lines[keyboard] = lines[keyboard]
+            .replacingOccurrences(of: "\"name\":\"Keyboard\"", with: "\"name\":\"Keyboard v2\"")
+            .replacingOccurrences(of: "\"quantity\":100", with: "\"quantity\":90")
+            .replacingOccurrences(of: #""updatedAt":"[^"]*""#, with: #""updatedAt":"2030-01-02T03:04:05.678Z""#, options: .regularExpression)
+        lines.append(#"{"name":"Brand new","status":{"case":"inStock","quantity":4},"createdAt":"2029-05-06T07:08:09.010Z"}"#)
+        try write(Array((lines.joined(separator: "\n") + "\n").utf8), to: file)
+        let events = "SELECT count(*) FROM item_events;"
+
+        // skip: the new item gets version 1, the stored ones nothing.
+        #expect(try database.stockroom("import", file, "--on-conflict", "skip").status == 0)
+        #expect(try database.sqlite3(events) == "8")
+        #expect(try database.sqlite3("SELECT version, kind, recorded_at, to_name, to_status, to_quantity FROM item_events JOIN items ON id = item_id WHERE name = 'Brand new';")
+            == "1|added|2029-05-06T07:08:09.010Z|Brand new|in_stock|4")
+
+        // replace: one 'changed' event holding exactly what changed, none for unchanged items.
+        #expect(try database.stockroom("import", file, "--on-conflict", "replace").status == 0)
+        #expect(try database.sqlite3(events) == "10")
+        #expect(try database.sqlite3("SELECT version, kind, recorded_at, from_name, to_name, color_changed, from_status, from_quantity, to_status, to_quantity FROM item_events WHERE item_id = '\(keyboardID)' ORDER BY version;")
+            .split(separator: "\n") == ["1|added|\(try database.sqlite3("SELECT created_at FROM items WHERE id = '\(keyboardID)';"))||Keyboard||||in_stock|100",
+                                        "2|changed|2030-01-02T03:04:05.678Z|Keyboard|Keyboard v2|0|in_stock|100|in_stock|90"])
+        #expect(try database.sqlite3("SELECT updated_at FROM items WHERE id = '\(keyboardID)';") == "2030-01-02T03:04:05.678Z")
+        let history = try database.stockroom("items", "history", keyboardID)
+        #expect(history.status == 0 && history.stdout.contains("Renamed 'Keyboard' -> 'Keyboard v2'"), "\(history)")
+
+        // `check` replays every history against its row.
+        let check = try database.stockroom("check")
+        #expect(check.status == 0, "\(check)")
+    }
+
+    @Test func anIDWhoseItemWasDeletedIsABadRow() throws {
+        let database = try seeded()
+        let file = database.directory.path("items.csv")
+        #expect(try database.stockroom("export", "--format", "csv", "-o", file).status == 0)
+        let id = String(try String(contentsOfFile: file, encoding: .utf8).split(separator: "\r\n")[1].prefix(36))
+        #expect(try database.stockroom("items", "delete", id).status == 0)
+        let before = try DatabaseSnapshot.of(database.path)
+        let result = try database.stockroom("import", file, "--on-conflict", "skip")
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stderr.contains("2: id \(id) belonged to a deleted item"), "\(result)")
+        #expect(try DatabaseSnapshot.of(database.path) == before)
+
+        // With every item deleted the table is empty but the history is not: still refused.
+        #expect(try database.stockroom("items", "delete", String(try String(contentsOfFile: file, encoding: .utf8).split(separator: "\r\n")[2].prefix(36))).status == 0)
+        for line in try String(contentsOfFile: file, encoding: .utf8).split(separator: "\r\n").dropFirst(3) {
+            #expect(try database.stockroom("items", "delete", String(line.prefix(36))).status == 0)
+        }
+        #expect(try database.sqlite3("SELECT count(*) FROM items;") == "0")
+        let emptied = try DatabaseSnapshot.of(database.path)
+        let again = try database.stockroom("import", file)
+        #expect(again.status == 65, "\(again)")
+        // Found when its history is written, which stops the writing: the first such row.
+        #expect(again.stderr.contains("2: id \(id) belonged to a deleted item"), "\(again)")
+        #expect(try DatabaseSnapshot.of(database.path) == emptied)
+    }
+
     @Test func aDryRunWritesNothingAndDoesNotCreateTheDatabase() throws {
         let source = try seeded()
         let file = source.directory.path("items.csv")
@@ -265,13 +335,16 @@ import Testing
 
     @Test func rowsWithoutIDsGetNewOnesAndStandardInputWorks() throws {
         let database = CLIDatabase()
-        let csv = "name,status,quantity,is_on_back_order,color\r\nWidget,in_stock,3,,green\r\nGadget,out_of_stock,,TRUE,\r\n"
+        // 1/0 as exports write the flag; true/false (any case) as older exports wrote it.
+        let csv = "name,status,quantity,is_on_back_order,color\r\nWidget,in_stock,3,,green\r\nGadget,out_of_stock,,TRUE,\r\nGizmo,out_of_stock,,0,\r\nGasket,out_of_stock,,1,\r\n"
         let result = try Processes.stockroom(["import", "-", "--format", "csv"], environment: ["STOCKROOM_DB": database.path], stdin: csv)
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.isEmpty)
         let rows = try database.sqlite3("SELECT name, ifnull(color,'-'), status, ifnull(quantity,'-'), ifnull(is_on_back_order,'-'), created_at = updated_at FROM items ORDER BY name;")
-        #expect(rows.split(separator: "\n") == ["Gadget|-|out_of_stock|-|1|1", "Widget|green|in_stock|3|-|1"])
-        #expect(try database.sqlite3("SELECT count(*) FROM items WHERE substr(id, 15, 1) = '7';") == "2")
+        #expect(rows.split(separator: "\n") == ["Gadget|-|out_of_stock|-|1|1", "Gasket|-|out_of_stock|-|1|1", "Gizmo|-|out_of_stock|-|0|1", "Widget|green|in_stock|3|-|1"])
+        #expect(try database.sqlite3("SELECT count(*) FROM items WHERE substr(id, 15, 1) = '7';") == "4")
+        #expect(try database.sqlite3("SELECT count(*) FROM item_events JOIN items ON id = item_id AND version = 1 AND kind = 'added' AND recorded_at = updated_at;") == "4")
+        #expect(try database.stockroom("check").status == 0)
     }
 
     @Test func usageErrors() throws {

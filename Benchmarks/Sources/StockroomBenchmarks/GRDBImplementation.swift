@@ -14,7 +14,10 @@ final class GRDBRecordsImplementation: DraftCycling {
     func insert(_ items: [Item]) throws {
         let now = isoNow()
         try queue!.write { db in
-            for item in items { try ItemRecord(item: item, timestamp: now).insert(db) }
+            for item in items {
+                try ItemRecord(item: item, timestamp: now).insert(db)
+                try GRDBHistory.appendAdded(item, timestamp: now, to: db)
+            }
         }
     }
 
@@ -49,7 +52,9 @@ final class GRDBRecordsImplementation: DraftCycling {
             guard let draft = try DraftRecord.fetchOne(db, sql: SharedSQL.selectDraft, arguments: [draftID.lowercasedString]) else {
                 throw BenchmarkError(message: "no draft")
             }
-            try ItemRecord(item: draft.item, timestamp: isoNow()).insert(db)
+            let now = isoNow()
+            try ItemRecord(item: draft.item, timestamp: now).insert(db)
+            try GRDBHistory.appendAdded(draft.item, timestamp: now, to: db)
             try draft.delete(db)
         }
     }
@@ -67,7 +72,10 @@ final class GRDBCodableImplementation: Implementation {
     func insert(_ items: [Item]) throws {
         let now = isoNow()
         try queue!.write { db in
-            for item in items { try CodableItemRow(item, timestamp: now).insert(db) }
+            for item in items {
+                try CodableItemRow(item, timestamp: now).insert(db)
+                try GRDBHistory.appendAdded(item, timestamp: now, to: db)
+            }
         }
     }
 
@@ -81,6 +89,15 @@ final class GRDBCodableImplementation: Implementation {
                                       arguments: [color.rawValue, namePrefix, namePrefix])
                 .order(sql: "name, id").limit(50).fetchAll(db).map { try $0.item() }
         }
+    }
+}
+
+/// Version 1 of a new item's history, as Stockroom records it (see SharedSQL.insertAddedEvent).
+enum GRDBHistory {
+    static func appendAdded(_ item: Item, timestamp: String, to db: Database) throws {
+        let row = CodableItemRow(item, timestamp: timestamp)
+        try db.cachedStatement(sql: SharedSQL.insertAddedEvent)
+            .execute(arguments: [row.id, row.name, row.color, row.status, row.quantity, row.is_on_back_order, timestamp])
     }
 }
 

@@ -86,7 +86,7 @@ struct TransferWorkloads {
         let conversion = """
             INSERT INTO items (id, name, color, status, quantity, is_on_back_order, created_at, updated_at)
             SELECT id, name, nullif(color, ''), status, CAST(nullif(quantity, '') AS INTEGER),
-                   CASE is_on_back_order WHEN 'true' THEN 1 WHEN 'false' THEN 0 END, created_at, updated_at FROM staging;
+                   CAST(nullif(is_on_back_order, '') AS INTEGER), created_at, updated_at FROM staging;
             """
         let staging = "CREATE TEMP TABLE staging (id TEXT, name TEXT, color TEXT, status TEXT, quantity TEXT, is_on_back_order TEXT, created_at TEXT, updated_at TEXT);\n.import --csv --skip 1 '\(csv)' staging\n"
         let plain = scratch.appending(path: "w7-shell.sql").path

@@ -100,13 +100,15 @@ final class ImportRowDecoder {
         return try ImportRowDecoder.checked(ImportedRow(id: id, name: name, color: color, status: status, hasCreatedAt: hasCreated, hasUpdatedAt: hasUpdated))
     }
 
+    /// The status columns through ``StatusCodec``: its tag text, the quantity, the flag as 1/0
+    /// (or, from older exports, true/false).
     private func csvStatus(_ reader: CSVReader, columns: CSVColumns) throws -> Status {
-        enum Tag { case inStock, outOfStock }
-        let tag = try reader.withField(columns[.status]!) { bytes throws -> Tag in
-            if ColumnText.equals(bytes, StatusColumns.inStockTag) { return .inStock }
-            if ColumnText.equals(bytes, StatusColumns.outOfStockTag) { return .outOfStock }
-            if bytes.isEmpty { throw RowProblem("missing status (\(StatusColumns.inStockTag) or \(StatusColumns.outOfStockTag))") }
-            throw RowProblem("unknown status \(ImportRowDecoder.quoted(bytes)) (\(StatusColumns.inStockTag) or \(StatusColumns.outOfStockTag))")
+        // Only for messages: built when a row is refused, not for every row.
+        func tagText(_ tag: StatusCodec.Tag) -> StaticString { StatusCodec.text(for: tag) }
+        let tag = try reader.withField(columns[.status]!) { bytes throws -> StatusCodec.Tag in
+            if let tag = StatusCodec.tag(matching: bytes) { return tag }
+            if bytes.isEmpty { throw RowProblem("missing status (\(StatusCodec.tagList))") }
+            throw RowProblem("unknown status \(ImportRowDecoder.quoted(bytes)) (\(StatusCodec.tagList))")
         }
         let quantity: Int? = try columns[.quantity].flatMap { index throws in
             try reader.withField(index) { bytes throws -> Int? in
@@ -120,19 +122,18 @@ final class ImportRowDecoder {
         let flag: Bool? = try columns[.isOnBackOrder].flatMap { index throws in
             try reader.withField(index) { bytes throws -> Bool? in
                 guard !bytes.isEmpty else { return nil }
-                if ColumnText.equals(bytes, ItemCSVLayout.trueText) || ColumnText.equals(bytes, "1") || ColumnText.equals(bytes, "TRUE") { return true }
-                if ColumnText.equals(bytes, ItemCSVLayout.falseText) || ColumnText.equals(bytes, "0") || ColumnText.equals(bytes, "FALSE") { return false }
-                throw RowProblem("is_on_back_order \(ImportRowDecoder.quoted(bytes)) is not true or false")
+                if let flag = StatusCodec.flag(matching: bytes) ?? ItemCSVLayout.legacyFlag(bytes) { return flag }
+                throw RowProblem("is_on_back_order \(ImportRowDecoder.quoted(bytes)) is not \(StatusCodec.flagText(true)) or \(StatusCodec.flagText(false))")
             }
         }
         switch tag {
         case .inStock:
-            if flag != nil { throw RowProblem("a back-order flag on an in-stock row (is_on_back_order must be empty for \(StatusColumns.inStockTag))") }
-            guard let quantity else { throw RowProblem("\(StatusColumns.inStockTag) needs a quantity") }
+            if flag != nil { throw RowProblem("a back-order flag on an in-stock row (is_on_back_order must be empty for \(tagText(.inStock)))") }
+            guard let quantity else { throw RowProblem("\(tagText(.inStock)) needs a quantity") }
             return .inStock(quantity: quantity)
         case .outOfStock:
-            if quantity != nil { throw RowProblem("a quantity on an out-of-stock row (quantity must be empty for \(StatusColumns.outOfStockTag))") }
-            guard let flag else { throw RowProblem("\(StatusColumns.outOfStockTag) needs is_on_back_order true or false") }
+            if quantity != nil { throw RowProblem("a quantity on an out-of-stock row (quantity must be empty for \(tagText(.outOfStock)))") }
+            guard let flag else { throw RowProblem("\(tagText(.outOfStock)) needs is_on_back_order \(StatusCodec.flagText(true)) or \(StatusCodec.flagText(false))") }
             return .outOfStock(isOnBackOrder: flag)
         }
     }

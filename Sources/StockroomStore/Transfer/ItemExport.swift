@@ -8,7 +8,9 @@ import SQLiteCore
 /// many processes write meanwhile, and written through a fixed buffer as they are read, so
 /// memory stays flat at any size. Each item carries its `created_at`/`updated_at` times.
 public enum ItemExport {
-    static let selectSQL = "SELECT \(ItemRepository.columns), created_at, updated_at FROM items ORDER BY id"
+    /// The item's columns then `created_at, updated_at`: the layout items are inserted with.
+    static let layout = ItemRepository.insertLayout
+    static let selectSQL = "SELECT \(layout.columns.list) FROM items ORDER BY id"
 
     /// Writes every item to `descriptor` (standard output, say) and returns how many.
     public static func write(_ format: TransferFormat, from database: Database, to descriptor: Int32) throws -> Int {
@@ -79,41 +81,42 @@ public enum ItemExport {
 
     // MARK: Fields
 
+    /// The current row through ``ItemCodec``: the colour and status decoded, the id and name
+    /// left as column positions so their text is copied out without making a `String`.
     @inline(__always)
-    private static func decodedStatus(_ statement: Statement) throws -> (Color?, Status) {
+    private static func decodedRow(_ statement: Statement) throws -> (id: Int, name: Int, color: Color?, status: Status) {
+        var row = RowReader(statement, at: layout.item)
         do {
-            return (try ColorColumn.decode(from: statement, at: 2), try StatusColumns.decode(from: statement, at: 3))
+            return try ItemCodec.decodeInPlace(from: &row)
         } catch {
-            throw StoreError.undecodableRow(table: "items", id: statement.text(at: 0), reason: error.reason)
+            throw StoreError.undecodableRow(table: "items", id: statement.text(at: layout.item), reason: error.reason)
         }
     }
 
+    /// The columns of `items list --format csv` (the raw column values, the status through its
+    /// codec), then the two times.
     private static func writeCSVRow(_ statement: Statement, to output: ByteOutput) throws {
-        let (color, status) = try decodedStatus(statement)
-        try statement.withText(at: 0) { id in try output.append(id) }
+        let row = try decodedRow(statement)
+        try statement.withText(at: row.id) { id in try output.append(id) }
         try output.append(UInt8(ascii: ","))
-        try statement.withText(at: 1) { name in try writeCSVName(name, to: output) }
+        try statement.withText(at: row.name) { name in try writeCSVName(name, to: output) }
         try output.append(UInt8(ascii: ","))
-        if let color {
-            var raw = color.rawValue
-            try raw.withUTF8 { bytes in try output.append(bytes) }
-        }
+        if let color = row.color { try output.append(ColorCodec.text(for: color)) }
         try output.append(UInt8(ascii: ","))
-        switch status {
+        try output.append(StatusCodec.text(for: StatusCodec.tag(of: row.status)))
+        switch row.status {
         case .inStock(let quantity):
-            try output.append(StatusColumns.inStockTag)
             try output.append(UInt8(ascii: ","))
             try output.append(quantity)
             try output.append(UInt8(ascii: ","))
         case .outOfStock(let isOnBackOrder):
-            try output.append(StatusColumns.outOfStockTag)
             try output.append(",,")
-            try output.append(isOnBackOrder ? ItemCSVLayout.trueText : ItemCSVLayout.falseText)
+            try output.append(StatusCodec.flagText(isOnBackOrder))
         }
         try output.append(UInt8(ascii: ","))
-        try statement.withText(at: 6) { time in try output.append(time) }
+        try statement.withText(at: layout.createdAt) { time in try output.append(time) }
         try output.append(UInt8(ascii: ","))
-        try statement.withText(at: 7) { time in try output.append(time) }
+        try statement.withText(at: layout.updatedAt) { time in try output.append(time) }
         try output.append("\r\n")
     }
 
@@ -159,22 +162,22 @@ public enum ItemExport {
     }
 
     private static func writeJSONObject(_ statement: Statement, shape: JSONShape, to output: ByteOutput) throws {
-        let (color, status) = try decodedStatus(statement)
+        let row = try decodedRow(statement)
         try output.append("{\"id\":\"")
-        try statement.withText(at: 0) { id in try output.append(id) }
+        try statement.withText(at: row.id) { id in try output.append(id) }
         try output.append("\",\"name\":")
-        try statement.withText(at: 1) { name in try writeJSONString(name, to: output) }
+        try statement.withText(at: row.name) { name in try writeJSONString(name, to: output) }
         try output.append(",\"color\":")
-        if let color {
+        if let color = row.color {
             try output.append(UInt8(ascii: "\""))
-            var raw = color.rawValue
+            var raw = color.rawValue  // as `items show --format json` writes it; a small string, not allocated
             try raw.withUTF8 { bytes in try output.append(bytes) }
             try output.append(UInt8(ascii: "\""))
         } else {
             try output.append("null")
         }
         try output.append(",\"status\":")
-        switch status {
+        switch row.status {
         case .inStock(let quantity):
             try output.append(shape.inStockPrefix)
             try output.append(quantity)
@@ -183,9 +186,9 @@ public enum ItemExport {
             try output.append(isOnBackOrder ? shape.backOrder : shape.outOfStock)
         }
         try output.append(",\"createdAt\":\"")
-        try statement.withText(at: 6) { time in try output.append(time) }
+        try statement.withText(at: layout.createdAt) { time in try output.append(time) }
         try output.append("\",\"updatedAt\":\"")
-        try statement.withText(at: 7) { time in try output.append(time) }
+        try statement.withText(at: layout.updatedAt) { time in try output.append(time) }
         try output.append("\"}")
     }
 

@@ -88,8 +88,12 @@ public struct ItemImport {
             if let loadCacheKiB { try database.execute("PRAGMA cache_size = -\(loadCacheKiB)") }
             defer { if loadCacheKiB != nil { try? database.execute("PRAGMA cache_size = -2000") } }
             try rebuild?.dropIndexes()
-            let writer = try RowWriter(database: database, onConflict: onConflict)
+            // Into a database without items or history, every item's first event is written in
+            // one statement after the load (as migration 0003 does), not one INSERT per row.
+            let historyAfterLoad = try rebuild != nil && ItemHistory(database: database).isEmpty()
+            let writer = try RowWriter(database: database, onConflict: onConflict, recordsHistory: !historyAfterLoad)
             let summary = try load(descriptor, database: database, writer: writer, progress: progress)
+            if historyAfterLoad { try database.execute(ItemHistory.addedForEveryItemSQL) }
             try rebuild?.createIndexes()
             let written = try ItemRepository(database: database).count() - before
             return Summary(rows: summary.rows, imported: written,
@@ -131,7 +135,7 @@ public struct ItemImport {
                     try lookup.bind(id, at: 0)
                     if try lookup.step() {
                         existing += 1
-                        if onConflict == .fail { problems.add(line: line, "id \(id.lowercasedString) already exists (use --on-conflict skip or replace)") }
+                        if onConflict == .fail { problems.add(line: line, ItemImport.existingIDProblem(id)) }
                     }
                 }
             } else {
@@ -203,52 +207,62 @@ public struct ItemImport {
     }
 }
 
-/// Writes rows with one prepared statement, reused for every row.
+/// Writes rows with prepared statements reused for every row, and each written item's history
+/// (``ItemImport/recordAdded(_:time:events:)``, ``ItemImport/recordReplaced(_:with:)``).
 private final class RowWriter {
     let database: Database
-    let statement: Statement
+    let insert: Statement
+    let events: Statement
     let onConflict: ItemImport.ConflictPolicy
+    /// For `replace` only: reads and overwrites a stored item whose id a row names.
+    let replacement: ItemImport.Replacement?
 
-    init(database: Database, onConflict: ItemImport.ConflictPolicy) throws {
+    static let layout = ItemRepository.insertLayout
+
+    /// False when the caller writes the history of the whole load at the end.
+    let recordsHistory: Bool
+
+    init(database: Database, onConflict: ItemImport.ConflictPolicy, recordsHistory: Bool) throws {
         self.database = database
+        self.recordsHistory = recordsHistory
         self.onConflict = onConflict
-        var sql = "INSERT INTO items (\(ItemRepository.columns), created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
-        switch onConflict {
-        case .fail: break
-        case .skip: sql += " ON CONFLICT (id) DO NOTHING"
-        case .replace:
-            // A row without a created_at keeps the stored item's.
-            sql += """
-                 ON CONFLICT (id) DO UPDATE SET name = excluded.name, color = excluded.color, status = excluded.status,
-                quantity = excluded.quantity, is_on_back_order = excluded.is_on_back_order,
-                created_at = iif(?9, excluded.created_at, items.created_at), updated_at = excluded.updated_at
-                """
-        }
-        statement = try database.prepare(sql)
+        var sql = ItemRepository.insertSQL
+        // With replace too the INSERT leaves a stored item alone: the stored item is read first,
+        // so that its history records what changed (only for the ids that conflict).
+        if onConflict != .fail { sql += " ON CONFLICT (id) DO NOTHING" }
+        insert = try database.prepare(sql)
+        events = try database.prepare(ItemHistory.insertSQL)
+        replacement = onConflict == .replace ? try ItemImport.Replacement(database: database) : nil
     }
 
-    /// Writes one row; returns why it could not be written, or nil.
+    /// Writes one row and its history; returns why it could not be written, or nil.
     @inline(__always)
     func write(id: UUID, row: ImportedRow, decoder: ImportRowDecoder, now: [UInt8]) throws -> String? {
-        defer { statement.reset() }
+        defer { insert.reset() }
+        let layout = RowWriter.layout
         let item = Item(id: id, name: row.name, color: row.color, status: row.status)
-        try ItemColumns.bind(item, to: statement, at: 0)
-        try (row.hasCreatedAt ? decoder.createdAt : now).withUnsafeBufferPointer { try statement.bindText($0, at: 6) }
+        var binder = RowBinder(insert, at: layout.item)
+        try ItemCodec.bind(item, to: &binder)
+        let created = row.hasCreatedAt ? decoder.createdAt : now
         let updated = row.hasUpdatedAt ? decoder.updatedAt : (row.hasCreatedAt ? decoder.createdAt : now)
-        try updated.withUnsafeBufferPointer { try statement.bindText($0, at: 7) }
-        if onConflict == .replace { try statement.bind(row.hasCreatedAt ? 1 : 0, at: 8) }
+        try created.withUnsafeBufferPointer { try insert.bindText($0, at: layout.createdAt) }
+        try updated.withUnsafeBufferPointer { try insert.bindText($0, at: layout.updatedAt) }
         do {
-            try statement.run()
+            try insert.run()
         } catch let error as SQLiteError where error.isConstraintViolation {
-            if error.extendedCode == 1555 /* SQLITE_CONSTRAINT_PRIMARYKEY */ {
-                return "id \(id.lowercasedString) already exists (use --on-conflict skip or replace)"
-            }
+            if error.isPrimaryKeyViolation { return ItemImport.existingIDProblem(id) }
             return "the database refused the row: \(error.message)"
         }
-        try updated.withUnsafeBufferPointer { time in
-            try ItemImport.recordImportedItemEvent(id, row: row, time: time, in: database)
+        return try updated.withUnsafeBufferPointer { time in
+            if database.changes == 1 {
+                return recordsHistory ? try ItemImport.recordAdded(item, time: time, events: events) : nil
+            }
+            // The id is stored already: skip leaves it; replace overwrites it.
+            guard let replacement else { return nil }
+            return try created.withUnsafeBufferPointer { created in
+                try replacement.replace(with: item, created: row.hasCreatedAt ? created : nil, updated: time, events: events)
+            }
         }
-        return nil
     }
 }
 

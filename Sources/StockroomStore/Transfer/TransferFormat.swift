@@ -19,29 +19,37 @@ public enum TransferFormat: String, Sendable, CaseIterable {
     }
 }
 
-/// The CSV layout of an item: the columns of `stockroom items list --format csv`, then the
-/// times. Column names are those of the `items` table.
+/// The CSV layout of an item: the columns of `stockroom items list --format csv` (the raw
+/// values of the `items` table's columns, as ``ItemCodec`` and ``StatusCodec`` name and write
+/// them), then the times.
 enum ItemCSVLayout {
+    /// The fields, in the order of ``ItemRepository/insertLayout``, which names them.
     enum Column: Int, CaseIterable {
         case id, name, color, status, quantity, isOnBackOrder, createdAt, updatedAt
 
-        var title: String {
-            switch self {
-            case .id: "id"
-            case .name: "name"
-            case .color: "color"
-            case .status: "status"
-            case .quantity: "quantity"
-            case .isOnBackOrder: "is_on_back_order"
-            case .createdAt: "created_at"
-            case .updatedAt: "updated_at"
-            }
-        }
+        /// The column's name in the header.
+        var title: String { ItemCSVLayout.titles[rawValue] }
     }
 
-    /// `true`/`false` for the back-order flag, as `items list --format csv` writes it.
-    static let trueText: StaticString = "true"
-    static let falseText: StaticString = "false"
+    static let titles: [String] = {
+        let names = ItemRepository.insertLayout.columns.names
+        precondition(names.count == Column.allCases.count, "ItemCSVLayout.Column follows ItemRepository.insertLayout")
+        return names
+    }()
+
+    /// The back-order flag as files from exports before the codecs wrote it (`true`/`false`,
+    /// any letter case): still read, never written.
+    @inline(__always)
+    static func legacyFlag(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        func matches(_ word: StaticString) -> Bool {
+            guard bytes.count == word.utf8CodeUnitCount else { return false }
+            for index in 0..<bytes.count where bytes[index] | 0x20 != word.utf8Start[index] { return false }
+            return true
+        }
+        if matches("true") { return true }
+        if matches("false") { return false }
+        return nil
+    }
 
     /// Bytes that make a spreadsheet read a cell as a formula when they come first. A name
     /// starting with one of them (or with the apostrophe itself) is written with a leading `'`,

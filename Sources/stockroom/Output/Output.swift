@@ -1,5 +1,6 @@
 import Foundation
 import Inventory
+import StockroomStore
 
 /// Writes results to standard output in the chosen format. Presentation itself lives in the
 /// Inventory module; this only chooses and serialises.
@@ -21,14 +22,13 @@ enum Output {
         }.joined(separator: ",") + "\r"
     }
 
-    static let itemCSVHeader = ["id", "name", "color", "status", "quantity", "is_on_back_order"]
+    /// The columns of `items`, as the codecs name them.
+    static let itemCSVHeader = ItemRepository.columnNames
 
+    /// An item's raw column values, the status columns through its codec (as stored: the tag,
+    /// the quantity, the back-order flag as 0/1; NULL as an empty field).
     static func csvFields(for item: Item) -> [String] {
-        let (status, quantity, backOrder): (String, String, String) = switch item.status {
-        case .inStock(let quantity): ("in_stock", String(quantity), "")
-        case .outOfStock(let isOnBackOrder): ("out_of_stock", "", isOnBackOrder ? "true" : "false")
-        }
-        return [item.id.lowercasedString, item.name, item.color?.rawValue ?? "", status, quantity, backOrder]
+        [item.id.lowercasedString, item.name, item.color?.rawValue ?? ""] + StatusCodec.columnTexts(for: item.status)
     }
 }
 

@@ -9,8 +9,10 @@ struct CheckCommand: ParsableCommand {
         abstract: "Check a database or backup without changing it.",
         discussion: """
             Runs integrity_check and foreign_key_check, compares the applied migrations with the \
-            ones this stockroom knows (versions and checksums), and decodes every row of items \
-            and drafts. Prints one line per problem on stdout. Exit codes: 0 all is well; 65 \
+            ones this stockroom knows (versions and checksums), decodes every row of items, \
+            drafts and item_events, and replays each item's history against its row (no gaps in \
+            versions, each event following from the one before, the latest matching the item). \
+            Prints one line per problem on stdout. Exit codes: 0 all is well; 65 \
             problems with the content (rows, migrations, foreign keys); 74 the file is damaged \
             or not a database; 66 no such file; 75 busy.
             """

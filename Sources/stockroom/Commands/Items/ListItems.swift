@@ -3,6 +3,25 @@ import Inventory
 import StockroomStore
 
 /// `stockroom items list`: filters, pages and prints items.
+extension ItemQuery.StatusFilter: ExpressibleByArgument {
+    /// The option's spelling of each filter; a new filter is a compile error here.
+    var argument: String {
+        switch self {
+        case .inStock: "in-stock"
+        case .outOfStock: "out-of-stock"
+        case .onBackOrder: "on-back-order"
+        }
+    }
+
+    public init?(argument: String) {
+        guard let found = Self.allCases.first(where: { $0.argument == argument }) else { return nil }
+        self = found
+    }
+
+    public var defaultValueDescription: String { argument }
+    public static var allValueStrings: [String] { allCases.map(\.argument) }
+}
+
 struct ListItems: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
@@ -10,21 +29,37 @@ struct ListItems: ParsableCommand {
         discussion: "JSON and CSV stream row by row, so large inventories print without being held in memory."
     )
 
-    enum StatusFilter: String, EnumerableFlag {
+    /// The older spelling of the status filter, kept hidden so existing scripts still work.
+    enum StatusFlag: String, EnumerableFlag {
         case inStock, outOfStock, backOrder
 
-        static func help(for value: StatusFilter) -> ArgumentHelp? {
-            switch value {
-            case .inStock: "Only items in stock."
-            case .outOfStock: "Only items out of stock."
-            case .backOrder: "Only items out of stock and on back order."
+        static func help(for value: StatusFlag) -> ArgumentHelp? {
+            .hidden
+        }
+
+        var flagName: String {
+            switch self {
+            case .inStock: "--in-stock"
+            case .outOfStock: "--out-of-stock"
+            case .backOrder: "--back-order"
+            }
+        }
+
+        var filter: ItemQuery.StatusFilter {
+            switch self {
+            case .inStock: .inStock
+            case .outOfStock: .outOfStock
+            case .backOrder: .onBackOrder
             }
         }
     }
 
     @OptionGroup var database: DatabaseOptions
 
-    @Flag var statusFilter: StatusFilter?
+    @Option(help: ArgumentHelp("Only items with this status: in-stock, out-of-stock, or on-back-order (out of stock and on back order).", valueName: "status"))
+    var status: ItemQuery.StatusFilter?
+
+    @Flag var statusFlag: StatusFlag?
 
     @Option(help: ArgumentHelp("Only items of this colour.", valueName: "color"))
     var color: Color?
@@ -42,18 +77,15 @@ struct ListItems: ParsableCommand {
     var format: OutputFormat = .table
 
     func validate() throws {
+        if status != nil, let statusFlag {
+            throw ValidationError("--status and \(statusFlag.flagName) cannot be used together")
+        }
         if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
         if offset < 0 { throw ValidationError("--offset must not be negative") }
     }
 
     var query: ItemQuery {
-        let status: ItemQuery.StatusFilter? = switch statusFilter {
-        case .inStock: .inStock
-        case .outOfStock: .outOfStock
-        case .backOrder: .onBackOrder
-        case nil: nil
-        }
-        return ItemQuery(status: status, color: color, nameContains: search, limit: limit, offset: offset)
+        ItemQuery(status: status ?? statusFlag?.filter, color: color, nameContains: search, limit: limit, offset: offset)
     }
 
     func run() throws {

@@ -6,7 +6,11 @@ struct ShowItem: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
         abstract: "Show one item.",
-        discussion: "ID may be the full id or a unique prefix of at least 4 characters, in any letter case."
+        discussion: """
+            ID may be the full id or a unique prefix of at least 4 characters, in any letter case. \
+            The version counts the item's changes (1 when added); `items update --if-version` \
+            takes it.
+            """
     )
 
     @OptionGroup var database: DatabaseOptions
@@ -18,11 +22,18 @@ struct ShowItem: ParsableCommand {
     var format: RecordFormat = .table
 
     func run() throws {
-        let items = try database.openStoreForReading(.items).items
-        let item = try items.item(id: try items.resolveID(id))
+        let store = try database.openStoreForReading(.itemHistory)
+        let items = store.items
+        // One snapshot, so the version is the version of the item shown.
+        let (item, version) = try store.database.readTransaction {
+            let id = try items.resolveID(id)
+            return (try items.item(id: id), try items.version(id: id))
+        }
         switch format {
-        case .json: Output.line(JSONPresentation.object(for: item))
-        case .table: Output.lines(Presentation.details(for: item))
+        case .json:
+            let object = JSONPresentation.object(for: item)
+            Output.line(object.dropLast() + ",\"version\":\(version)}")
+        case .table: Output.lines(Presentation.details(for: item, version: version))
         }
     }
 }

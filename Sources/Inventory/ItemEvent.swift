@@ -1,0 +1,103 @@
+import Foundation
+
+/// One change in an item's life, as its history records it. Each `items add`, `items update`,
+/// `items delete` or `draft save` is exactly one event, and so one new version of the item.
+public enum ItemEvent: Hashable, Sendable {
+    /// The item came into the inventory as this.
+    case added(Item)
+    /// Some of its fields changed at once (one `items update` may rename it and restock it).
+    case changed(ItemChanges)
+    /// It was deleted; its history stays.
+    case deleted
+
+    /// A case of `ItemEvent` without its values; its raw value is the case's Swift name, which
+    /// JSON shows as `kind`.
+    public enum Case: String, CaseIterable, Sendable {
+        case added, changed, deleted
+    }
+
+    /// Which case this event is.
+    public var `case`: Case {
+        switch self {
+        case .added: .added
+        case .changed: .changed
+        case .deleted: .deleted
+        }
+    }
+}
+
+/// A field that changed, from what to what. `from` and `to` always differ.
+public struct FieldChange<Value: Hashable & Sendable>: Hashable, Sendable {
+    /// The value before.
+    public let from: Value
+    /// The value after.
+    public let to: Value
+
+    /// A change, or nil when the value stays the same (which is not a change).
+    public init?(from: Value, to: Value) {
+        guard from != to else { return nil }
+        self.from = from
+        self.to = to
+    }
+}
+
+/// The fields one update changed: at least one of them, each from one value to a different one.
+public struct ItemChanges: Hashable, Sendable {
+    /// The new name, when it was renamed.
+    public let name: FieldChange<String>?
+    /// The new colour (or none), when it changed.
+    public let color: FieldChange<Color?>?
+    /// The new status, when it changed.
+    public let status: FieldChange<Status>?
+
+    /// The changes, or nil when there are none: an event always changes something.
+    public init?(name: FieldChange<String>?, color: FieldChange<Color?>?, status: FieldChange<Status>?) {
+        guard name != nil || color != nil || status != nil else { return nil }
+        self.name = name
+        self.color = color
+        self.status = status
+    }
+
+    /// What turned `before` into `after`, or nil when nothing differs.
+    public init?(from before: Item, to after: Item) {
+        self.init(name: FieldChange(from: before.name, to: after.name),
+                  color: FieldChange(from: before.color, to: after.color),
+                  status: FieldChange(from: before.status, to: after.status))
+    }
+
+    /// True when every `from` is what `item` holds now.
+    public func fits(_ item: Item) -> Bool {
+        (name.map { $0.from == item.name } ?? true)
+            && (color.map { $0.from == item.color } ?? true)
+            && (status.map { $0.from == item.status } ?? true)
+    }
+
+    /// `item` with the changes made.
+    public func applied(to item: Item) -> Item {
+        var item = item
+        if let name { item.name = name.to }
+        if let color { item.color = color.to }
+        if let status { item.status = status.to }
+        return item
+    }
+}
+
+/// An event as stored: which item, which version of it, when.
+public struct RecordedItemEvent: Hashable, Sendable {
+    /// The item the event belongs to (it may have been deleted since).
+    public let itemID: UUID
+    /// 1 for the first event of an item, then 2, 3, … with no gaps.
+    public let version: Int
+    /// When it was recorded: ISO-8601 UTC with milliseconds, `2026-11-22T15:04:05.123Z`.
+    public let recordedAt: String
+    /// What happened.
+    public let event: ItemEvent
+
+    /// Pairs an event with where and when it was recorded.
+    public init(itemID: UUID, version: Int, recordedAt: String, event: ItemEvent) {
+        self.itemID = itemID
+        self.version = version
+        self.recordedAt = recordedAt
+        self.event = event
+    }
+}

@@ -1,0 +1,251 @@
+import Foundation
+import StockroomMigrations
+import StockroomTestSupport
+import Testing
+
+/// `items history`, `--if-version`, and the append-only `item_events` table as the sqlite3
+/// shell sees it.
+@Suite struct ItemHistoryCommandTests {
+    let database = CLIDatabase()
+    static let time = "'2026-11-22T10:00:00.000Z'"
+
+    func add(_ arguments: String...) throws -> String {
+        let result = try database.stockroom(arguments: ["items", "add"] + arguments)
+        #expect(result.status == 0, "\(result)")
+        return result.output
+    }
+
+    @Test func historyIsPrintedOldestFirstAndOutlivesTheItem() throws {
+        let id = try add("--name", "Mug", "--color", "blue", "--quantity", "5")
+        #expect(try database.stockroom("items", "update", id, "--quantity", "3").status == 0)
+        #expect(try database.stockroom("items", "update", id, "--name", "Blue mug", "--out-of-stock", "--back-order").status == 0)
+        #expect(try database.stockroom("items", "delete", id).status == 0)
+
+        let table = try database.stockroom("items", "history", String(id.prefix(6)).uppercased())
+        #expect(table.status == 0, "\(table)")
+        #expect(table.lines.count == 5)
+        #expect(table.lines[0].hasPrefix("VERSION  TIME"))
+        #expect(table.lines[1].hasPrefix("1 ") && table.lines[1].hasSuffix("Added 'Mug', blue, In stock: 5"))
+        #expect(table.lines[2].hasPrefix("2 ") && table.lines[2].hasSuffix("Quantity 5 -> 3"))
+        #expect(table.lines[3].hasSuffix("Renamed 'Mug' -> 'Blue mug'; Out of stock: on back order"))
+        #expect(table.lines[4].hasPrefix("4 ") && table.lines[4].hasSuffix("Deleted"))
+
+        let json = try database.stockroom("items", "history", id, "--format", "json")
+        let events = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(events.map { $0["version"] as? Int } == [1, 2, 3, 4])
+        #expect(events.map { $0["kind"] as? String } == ["added", "changed", "changed", "deleted"])
+        #expect(events.allSatisfy { ($0["recordedAt"] as? String)?.hasSuffix("Z") == true })
+        #expect(((events[1]["status"] as? [String: Any])?["to"] as? [String: Any])?["quantity"] as? Int == 3)
+
+        let csv = try database.stockroom("items", "history", id, "--format", "csv")
+        #expect(csv.lines.first?.hasPrefix("item_id,version,recorded_at,kind,") == true)
+        #expect(csv.lines.count == 5)
+        // The raw columns: the row the sqlite3 shell shows.
+        let raw = try database.sqlite3(".mode csv\nSELECT to_status, to_quantity FROM item_events WHERE item_id = '\(id)' AND version = 2;")
+        #expect(raw == "in_stock,3")
+        #expect(csv.lines[2].contains(",in_stock,5,,in_stock,3,"))
+    }
+
+    @Test func showGivesTheVersionAndIfVersionRefusesAStaleOne() throws {
+        let id = try add("--name", "Mug")
+        #expect(try database.stockroom("items", "show", id).lines.last == "version: 1")
+        #expect(try database.stockroom("items", "update", id, "--quantity", "4", "--if-version", "1").status == 0)
+        let json = try database.stockroom("items", "show", id, "--format", "json")
+        #expect(json.output.hasSuffix(",\"version\":2}"))
+
+        let before = try database.contents()
+        let stale = try database.stockroom("items", "update", id, "--name", "Cup", "--if-version", "1")
+        #expect(stale.failed(with: 3), "\(stale)")
+        #expect(stale.errorMessage == "item \(id) changed since version 1: it is at version 2 now; nothing was changed")
+        #expect(try database.contents() == before)
+        #expect(try database.stockroom("items", "update", id, "--name", "Cup", "--if-version", "0").failed(with: 64))
+    }
+
+    @Test func listFiltersByStatusAndKeepsTheOldFlags() throws {
+        _ = try add("--name", "Keyboard", "--quantity", "100")
+        _ = try add("--name", "Phone", "--out-of-stock", "--back-order")
+        _ = try add("--name", "Headphones", "--out-of-stock")
+        func names(_ arguments: String...) throws -> [String] {
+            try database.stockroom(arguments: ["items", "list", "--format", "csv"] + arguments).lines.dropFirst()
+                .map { String($0.split(separator: ",")[1]) }
+        }
+        #expect(try names("--status", "in-stock") == ["Keyboard"])
+        #expect(try names("--status", "out-of-stock") == ["Headphones", "Phone"])
+        #expect(try names("--status", "on-back-order") == ["Phone"])
+        #expect(try names("--in-stock") == ["Keyboard"])
+        #expect(try names("--out-of-stock") == ["Headphones", "Phone"])
+        #expect(try names("--back-order") == ["Phone"])
+        #expect(try database.stockroom("items", "list", "--status", "sold").failed(with: 64))
+        #expect(try database.stockroom("items", "list", "--status", "in-stock", "--back-order").failed(with: 64))
+        let help = try database.stockroom("items", "list", "--help").output
+        #expect(help.contains("--status <status>") && !help.contains("--back-order"))
+        // CSV writes the status columns as stored.
+        let csv = try database.stockroom("items", "list", "--format", "csv", "--status", "on-back-order").lines
+        #expect(csv.last?.hasSuffix(",Phone,,out_of_stock,,1") == true)
+    }
+
+    /// Event rows as `(item_id, version, kind, recorded_at, from_name, to_name, color_changed,
+    /// from_color, to_color, from_status, from_quantity, from_is_on_back_order, to_status,
+    /// to_quantity, to_is_on_back_order)` values, each for an item whose history is empty.
+    static func invalidEvents(_ id: String) -> [String] {
+        let t = time
+        return [
+            "'\(id)', 1, 'created', \(t), NULL, 'X', NULL, NULL, NULL, NULL, NULL, NULL, 'in_stock', 1, NULL",   // unknown kind
+            "'\(id)', 1, 'added', \(t), NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'in_stock', 1, NULL",    // added without a name
+            "'\(id)', 1, 'added', \(t), NULL, ' ', NULL, NULL, NULL, NULL, NULL, NULL, 'in_stock', 1, NULL",     // blank name
+            "'\(id)', 1, 'added', \(t), NULL, 'X', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL",         // added without a status
+            "'\(id)', 1, 'added', \(t), NULL, 'X', NULL, NULL, NULL, NULL, NULL, NULL, 'in_stock', 0, NULL",     // quantity 0
+            "'\(id)', 1, 'added', \(t), 'W', 'X', NULL, NULL, NULL, NULL, NULL, NULL, 'in_stock', 1, NULL",      // added with a from_ side
+            "'\(id)', 1, 'added', \(t), NULL, 'X', NULL, NULL, 'mauve', NULL, NULL, NULL, 'in_stock', 1, NULL",  // unknown colour
+            "'\(id)', 2, 'added', \(t), NULL, 'X', NULL, NULL, NULL, NULL, NULL, NULL, 'in_stock', 1, NULL",     // added is version 1
+            "'\(id)', 0, 'added', \(t), NULL, 'X', NULL, NULL, NULL, NULL, NULL, NULL, 'in_stock', 1, NULL",     // versions start at 1
+            "'\(id)', 1, 'changed', \(t), 'A', 'B', 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL",          // changed is never first
+            "'\(id)', 1, 'deleted', \(t), NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL",     // nor is deleted
+            "'\(id)', 1, 'added', 'yesterday', NULL, 'X', NULL, NULL, NULL, NULL, NULL, NULL, 'in_stock', 1, NULL", // not a timestamp
+            "'\(id.uppercased())', 1, 'added', \(t), NULL, 'X', NULL, NULL, NULL, NULL, NULL, NULL, 'in_stock', 1, NULL",
+        ]
+    }
+
+    /// Changes that break the tagging rule of 'changed', as version 2 of an existing item.
+    static func invalidChanges(_ id: String) -> [String] {
+        let t = time
+        return [
+            "'\(id)', 2, 'changed', \(t), NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL",        // nothing changed
+            "'\(id)', 2, 'changed', \(t), 'A', 'A', 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL",          // renamed to itself
+            "'\(id)', 2, 'changed', \(t), 'A', NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL",         // half a pair
+            "'\(id)', 2, 'changed', \(t), NULL, NULL, 1, 'red', 'red', NULL, NULL, NULL, NULL, NULL, NULL",      // same colour
+            "'\(id)', 2, 'changed', \(t), NULL, NULL, 1, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL",        // none to none
+            "'\(id)', 2, 'changed', \(t), NULL, NULL, 0, 'red', NULL, NULL, NULL, NULL, NULL, NULL, NULL",       // colour without the flag
+            "'\(id)', 2, 'changed', \(t), 'A', 'B', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL",       // no colour flag
+            "'\(id)', 2, 'changed', \(t), NULL, NULL, 0, NULL, NULL, 'in_stock', 2, NULL, 'in_stock', 2, NULL",  // same status
+            "'\(id)', 2, 'changed', \(t), NULL, NULL, 0, NULL, NULL, 'in_stock', 2, NULL, NULL, NULL, NULL",     // half a status pair
+            "'\(id)', 2, 'changed', \(t), NULL, NULL, 0, NULL, NULL, 'in_stock', 2, NULL, 'out_of_stock', NULL, 2", // bad flag
+            "'\(id)', 2, 'deleted', \(t), 'A', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL",      // deleted with a payload
+            "'\(id)', 1, 'changed', \(t), 'A', 'B', 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL",          // a version taken
+        ]
+    }
+
+    @Test func theShellRefusesEventsThatDoNotFitTheirKind() throws {
+        let id = try add("--name", "Mug")
+        let fresh = "01937f4e-1111-7000-8000-00000000000a"
+        let before = try database.contents()
+        for values in Self.invalidEvents(fresh) + Self.invalidChanges(id) {
+            let result = try Processes.sqlite3(database.path, "INSERT INTO item_events VALUES (\(values));")
+            #expect(result.status != 0, "accepted: \(values)")
+            #expect(result.stderr.contains("constraint failed"), "\(values): \(result.stderr)")
+        }
+        #expect(try database.contents() == before)
+        // The same shapes, valid, are accepted: the rows above fail for the reason given.
+        #expect(try database.sqlite3("INSERT INTO item_events VALUES ('\(id)', 2, 'changed', \(Self.time), 'Mug', 'Cup', 1, NULL, 'red', 'in_stock', 1, NULL, 'out_of_stock', NULL, 1);") == "")
+        #expect(try database.sqlite3("INSERT INTO item_events VALUES ('\(fresh)', 1, 'added', \(Self.time), NULL, 'X', NULL, NULL, NULL, NULL, NULL, NULL, 'in_stock', 1, NULL);") == "")
+        #expect(try database.sqlite3("INSERT INTO item_events VALUES ('\(fresh)', 2, 'deleted', \(Self.time), NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);") == "")
+    }
+
+    @Test func theShellCannotUpdateOrDeleteHistory() throws {
+        let id = try add("--name", "Mug")
+        #expect(try database.stockroom("items", "delete", id).status == 0)
+        let before = try database.contents()
+        let update = try Processes.sqlite3(database.path, "UPDATE item_events SET to_name = 'Cup';")
+        #expect(update.status != 0)
+        #expect(update.stderr.contains("item_events is append-only: history cannot be changed"), "\(update)")
+        let delete = try Processes.sqlite3(database.path, "DELETE FROM item_events WHERE item_id = '\(id)';")
+        #expect(delete.status != 0)
+        #expect(delete.stderr.contains("item_events is append-only: history cannot be deleted"), "\(delete)")
+        #expect(try database.contents() == before)
+        #expect(try database.sqlite3("SELECT count(*) FROM item_events;") == "2")
+    }
+
+    @Test func checkFindsHandBrokenHistory() throws {
+        let kept = try add("--name", "Kept", "--quantity", "2")
+        let edited = try add("--name", "Edited", "--quantity", "2")
+        let gap = try add("--name", "Gap")
+        let gone = try add("--name", "Gone")
+        let closed = try add("--name", "Closed")
+        #expect(try database.stockroom("items", "delete", closed).status == 0)
+        #expect(try database.stockroom("items", "update", edited, "--quantity", "3").status == 0)
+        #expect(try database.stockroom("items", "update", gap, "--name", "Gap 2").status == 0)
+        #expect(try database.stockroom("check").status == 0)
+        _ = try database.sqlite3("""
+            DROP TRIGGER item_events_are_never_updated;
+            DROP TRIGGER item_events_are_never_deleted;
+            UPDATE item_events SET to_quantity = 7 WHERE item_id = '\(edited)' AND version = 2;
+            UPDATE item_events SET version = 3 WHERE item_id = '\(gap)' AND version = 2;
+            INSERT INTO item_events VALUES ('\(closed)', 3, 'changed', \(Self.time), 'Closed', 'Reopened', 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+            DELETE FROM item_events WHERE item_id = '\(gone)';
+            PRAGMA ignore_check_constraints = ON;
+            UPDATE item_events SET to_quantity = 0 WHERE item_id = '\(kept)';
+            """)
+        let check = try database.stockroom("check")
+        #expect(check.failed(with: 65), "\(check)")
+        let history = check.lines.filter { $0.hasPrefix("history: ") }
+        #expect(history.contains { $0.contains(edited) && $0.contains("does not match its row") })
+        #expect(history.contains { $0.contains(gap) && $0.contains("version 3 follows version 1") })
+        #expect(history.contains { $0.contains("item \(gone) has no history") })
+        #expect(check.lines.contains { $0.hasPrefix("rows: ") && $0.contains(kept) && $0.contains("to_quantity 0") }, "\(check)")
+        #expect(history.contains { $0.contains(closed) && $0.contains("version 3 does not follow from version 2") })
+        #expect(history.count == 4, "\(check)")
+    }
+
+    @Test func concurrentUpdatesGetGaplessVersions() throws {
+        let id = try add("--name", "Counter", "--quantity", "1")
+        let workers = 4, updates = 10
+        let results = ResultsBox()
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            results.append(Result {
+                try Processes.run("/bin/bash", ["-c", """
+                    for i in $(seq 1 \(updates)); do
+                        "$STOCKROOM" items update "\(id)" --name "worker \(worker) update $i" > /dev/null || exit 1
+                    done
+                    """], environment: ["STOCKROOM": Processes.stockroomPath, "STOCKROOM_DB": database.path])
+            })
+        }
+        for result in results.all {
+            let finished = try result.get()
+            #expect(finished.status == 0, "\(finished)")
+        }
+        let versions = try database.sqlite3("SELECT group_concat(version) FROM (SELECT version FROM item_events WHERE item_id = '\(id)' ORDER BY version);")
+        #expect(versions == (1...(1 + workers * updates)).map(String.init).joined(separator: ","))
+        #expect(try database.stockroom("items", "show", id).lines.last == "version: \(1 + workers * updates)")
+        #expect(try database.stockroom("check").status == 0)
+    }
+
+    @Test func ofTwoRacingIfVersionUpdatesExactlyOneWins() throws {
+        let id = try add("--name", "Contested")
+        for round in 1...8 {
+            let results = ResultsBox()
+            DispatchQueue.concurrentPerform(iterations: 2) { worker in
+                results.append(Result {
+                    try database.stockroom("items", "update", id, "--name", "round \(round) worker \(worker)",
+                                           "--if-version", String(round))
+                })
+            }
+            let finished = try results.all.map { try $0.get() }
+            let winners = finished.filter { $0.status == 0 }
+            let losers = finished.filter { $0.status != 0 }
+            #expect(winners.count == 1 && losers.count == 1, "round \(round): \(finished)")
+            #expect(losers.allSatisfy { $0.failed(with: 3) && $0.errorMessage.hasSuffix("it is at version \(round + 1) now; nothing was changed") },
+                    "round \(round): \(finished)")
+            let name = try database.stockroom("items", "show", id, "--format", "json").output
+            #expect(winners.first.map { name.contains($0.output.components(separatedBy: "  ")[0]) } == true)
+        }
+        #expect(try database.stockroom("items", "show", id).lines.last == "version: 9")
+    }
+
+    @Test func theMigrationGivesEveryExistingItemItsFirstVersion() throws {
+        let migrations = MigrationSet.embedded.migrations
+        let history = try #require(migrations.first { $0.fileName.hasSuffix("_item_events.sql") })
+        let before = try #require(migrations.last { $0.version < history.version })
+        #expect(try database.stockroom("migrate", "up", "--to", String(before.version)).status == 0)
+        _ = try database.sqlite3("""
+            INSERT INTO items VALUES ('01937f4e-1111-7000-8000-000000000001', 'Old mug', 'blue', 'in_stock', 4, NULL,
+                                      '2026-01-01T00:00:00.000Z', '2026-02-01T00:00:00.000Z');
+            INSERT INTO items VALUES ('01937f4e-1111-7000-8000-000000000002', 'Old lamp', NULL, 'out_of_stock', NULL, 1,
+                                      '2026-01-01T00:00:00.000Z', '2026-03-01T00:00:00.000Z');
+            """)
+        #expect(try database.stockroom("migrate", "up").status == 0)
+        let lamp = try database.stockroom("items", "history", "01937f4e-1111-7000-8000-000000000002")
+        #expect(lamp.lines.dropFirst() == ["1        2026-03-01T00:00:00.000Z  Added 'Old lamp', no colour, Out of stock: on back order"])
+        #expect(try database.sqlite3("SELECT count(*) FROM item_events WHERE version = 1 AND kind = 'added';") == "2")
+        #expect(try database.stockroom("check").status == 0)
+    }
+}
