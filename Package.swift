@@ -40,8 +40,13 @@ let package = Package(
         // The command-line front: thin over the store.
         .executableTarget(
             name: "stockroom",
+            // SQLiteCore and StockroomMigrations directly too: `query` runs a user's SQL on
+            // SQLiteCore's hardened connection and streams its raw rows, the `migrate` commands
+            // drive the runner, and Failure.swift maps SQLite's result codes to exit codes.
             dependencies: [
                 "StockroomStore",
+                "StockroomMigrations",
+                "SQLiteCore",
                 "Inventory",
                 "DraftFlow",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -61,8 +66,8 @@ let package = Package(
         .testTarget(name: "MigrationsTests", dependencies: ["StockroomTestSupport", "StockroomMigrations", "SQLiteCore", "CSQLite"]),
         .testTarget(name: "InventoryTests", dependencies: ["StockroomTestSupport", "Inventory"]),
         .testTarget(name: "DraftFlowTests", dependencies: ["DraftFlow", "Inventory"]),
-        .testTarget(name: "StoreTests", dependencies: ["StockroomTestSupport", "StockroomStore", "Inventory", "SQLiteCore"]),
-        .testTarget(name: "CLITests", dependencies: ["StockroomTestSupport", "stockroom", "StockroomStore", "StockroomMigrations", "Inventory", "SQLiteCore"]),
+        .testTarget(name: "StoreTests", dependencies: ["StockroomTestSupport", "StockroomStore", "StockroomMigrations", "Inventory", "SQLiteCore"]),
+        .testTarget(name: "CLITests", dependencies: ["StockroomTestSupport", "stockroom", "StockroomStore", "StockroomMigrations", "SQLiteCore"]),
 
         // The system's libpq (Debian: libpq-dev), beside CSQLite: no Swift wrapper package.
         .systemLibrary(
