@@ -25,10 +25,13 @@ let package = Package(
         ),
         // Connections, prepared statements, transactions and errors: SQLite and nothing else.
         .target(name: "SQLiteCore", dependencies: ["CSQLite"]),
+        // A migration script's checksum and transaction flag: one implementation, used at build
+        // time by EmbedMigrationsTool and at run time for a folder. Depends on nothing.
+        .target(name: "MigrationChecksum"),
         // Versioned SQL files from the top-level Migrations/ folder, embedded at build time.
         .target(
             name: "StockroomMigrations",
-            dependencies: ["SQLiteCore"],
+            dependencies: ["SQLiteCore", "MigrationChecksum"],
             plugins: ["EmbedMigrations"]
         ),
         // The domain: items, statuses, drafts and how they read. Knows nothing of SQLite.
@@ -53,7 +56,7 @@ let package = Package(
             ]
         ),
         // Build-time tool and plugin that turn Migrations/*.sql into Swift source.
-        .executableTarget(name: "EmbedMigrationsTool", path: "Sources/EmbedMigrationsTool"),
+        .executableTarget(name: "EmbedMigrationsTool", dependencies: ["MigrationChecksum"], path: "Sources/EmbedMigrationsTool"),
         .plugin(
             name: "EmbedMigrations",
             capability: .buildTool(),

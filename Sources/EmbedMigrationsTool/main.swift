@@ -1,7 +1,10 @@
 // Build-time tool run by the EmbedMigrations plugin:
 //   EmbedMigrationsTool OUTPUT.swift FILE.sql...
-// Writes a Swift file holding each migration's file name and exact text.
+// Writes a Swift file holding each migration's file name, exact text, checksum and transaction
+// flag. The last two are computed here, with the same MigrationScript functions the runner uses
+// for a folder, so that a command's start-up does no hashing.
 import Foundation
+import MigrationChecksum
 
 func swiftStringLiteral(_ text: String) -> String {
     var literal = "\""
@@ -39,7 +42,15 @@ for path in arguments.dropFirst().sorted() {
         FileHandle.standardError.write(Data("error: cannot read migration \(path) as UTF-8\n".utf8))
         exit(65)
     }
-    source += "        EmbeddedMigrationFile(fileName: \(swiftStringLiteral(url.lastPathComponent)), sql: \(swiftStringLiteral(text))),\n"
+    source += """
+            EmbeddedMigrationFile(
+                fileName: \(swiftStringLiteral(url.lastPathComponent)),
+                sql: \(swiftStringLiteral(text)),
+                checksum: \(swiftStringLiteral(MigrationScript.checksum(of: text))),
+                runsInTransaction: \(MigrationScript.runsInTransaction(text))
+            ),
+
+    """
 }
 source += "    ]\n}\n"
 

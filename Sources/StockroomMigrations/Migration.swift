@@ -1,4 +1,5 @@
 import Foundation
+import MigrationChecksum
 
 /// One versioned SQL file from `Migrations/`, such as `0001_create_items.sql`.
 public struct Migration: Sendable, Equatable {
@@ -19,12 +20,21 @@ public struct Migration: Sendable, Equatable {
     public let runsInTransaction: Bool
 
     /// The marker line that makes a migration run outside a transaction.
-    public static let noTransactionDirective = "-- stockroom:no-transaction"
+    public static let noTransactionDirective = MigrationScript.noTransactionDirective
 
-    /// Parses a migration from its file name and content.
+    /// Parses a migration from its file name and content, computing its checksum and
+    /// transaction flag from the text.
     ///
     /// - Throws: ``MigrationError/invalidFileName(_:)`` unless the name is `NNNN_words.sql`.
     public init(fileName: String, sql: String) throws {
+        try self.init(fileName: fileName, sql: sql, checksum: MigrationScript.checksum(of: sql),
+                      runsInTransaction: MigrationScript.runsInTransaction(sql))
+    }
+
+    /// A migration whose checksum and transaction flag were computed already, by the
+    /// EmbedMigrations build tool with the same ``MigrationScript`` functions, so that
+    /// start-up does no hashing for the embedded files.
+    init(fileName: String, sql: String, checksum: String, runsInTransaction: Bool) throws {
         guard fileName.hasSuffix(".sql"),
               let underscore = fileName.firstIndex(of: "_"),
               let version = Int(fileName[..<underscore]), version > 0 else {
@@ -36,37 +46,13 @@ public struct Migration: Sendable, Equatable {
         self.name = String(name)
         self.fileName = fileName
         self.sql = sql
-        self.checksum = Migration.checksum(of: sql)
-        self.runsInTransaction = !Migration.hasLine(Migration.noTransactionDirective, in: sql)
+        self.checksum = checksum
+        self.runsInTransaction = runsInTransaction
     }
 
     /// The checksum Stockroom records for a migration script: SHA-256 of its UTF-8 bytes with
-    /// CRLF and lone CR line endings turned into LF.
-    ///
-    /// Works on bytes, because every command validates the embedded migrations at start-up and
-    /// Foundation's string replacement would cost more than the command's own query.
+    /// CRLF and lone CR line endings turned into LF (see ``MigrationScript/checksum(of:)``).
     public static func checksum(of sql: String) -> String {
-        var normalised: [UInt8] = []
-        normalised.reserveCapacity(sql.utf8.count)
-        var previousWasCR = false
-        for byte in sql.utf8 {
-            if byte == UInt8(ascii: "\r") {
-                normalised.append(UInt8(ascii: "\n"))
-                previousWasCR = true
-                continue
-            }
-            if !(byte == UInt8(ascii: "\n") && previousWasCR) { normalised.append(byte) }
-            previousWasCR = false
-        }
-        return SHA256.hexDigest(of: normalised)
-    }
-
-    /// True when `line`, trimmed of surrounding spaces, tabs and CR, is a line of `text`.
-    static func hasLine(_ line: String, in text: String) -> Bool {
-        let wanted = Array(line.utf8)
-        return text.utf8.split(separator: UInt8(ascii: "\n")).contains { candidate in
-            let trimmed = candidate.drop { $0 == 32 || $0 == 9 }.reversed().drop { $0 == 32 || $0 == 9 || $0 == 13 }
-            return trimmed.reversed().elementsEqual(wanted)
-        }
+        MigrationScript.checksum(of: sql)
     }
 }

@@ -29,7 +29,11 @@ public struct MigrationSet: Sendable {
     /// The migrations compiled into this binary from the package's `Migrations/` folder.
     public static let embedded: MigrationSet = {
         do {
-            return try MigrationSet(EmbeddedMigrations.files.map { try Migration(fileName: $0.fileName, sql: $0.sql) })
+            // Checksums and transaction flags were computed at build time (a test compares them
+            // with the ones computed from Migrations/ at run time): start-up hashes nothing.
+            return try MigrationSet(EmbeddedMigrations.files.map {
+                try Migration(fileName: $0.fileName, sql: $0.sql, checksum: $0.checksum, runsInTransaction: $0.runsInTransaction)
+            })
         } catch {
             // The build embeds Migrations/ verbatim and a test loads it, so a bad file name
             // cannot reach a shipped binary.
@@ -46,10 +50,13 @@ public struct MigrationSet: Sendable {
     }
 }
 
-/// A migration file as embedded at build time.
+/// A migration file as embedded at build time, with what the build tool derived from its text
+/// through ``MigrationScript``.
 struct EmbeddedMigrationFile: Sendable {
     let fileName: String
     let sql: String
+    let checksum: String
+    let runsInTransaction: Bool
 }
 
 /// Namespace for the files generated from `Migrations/` by the EmbedMigrations build plugin.

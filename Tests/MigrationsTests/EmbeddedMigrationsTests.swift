@@ -11,7 +11,13 @@ import Testing
         #expect(!embedded.migrations.isEmpty)
         #expect(embedded.migrations.map(\.fileName) == folder.migrations.map(\.fileName))
         #expect(embedded.migrations.map(\.sql) == folder.migrations.map(\.sql))
+        // The embedded checksums and flags were computed at build time by EmbedMigrationsTool;
+        // the folder's are computed now by the runner: a mismatch between the two fails here.
         #expect(embedded.migrations.map(\.checksum) == folder.migrations.map(\.checksum))
+        #expect(embedded.migrations.map(\.runsInTransaction) == folder.migrations.map(\.runsInTransaction))
+        for migration in embedded.migrations {
+            #expect(migration.checksum == Migration.checksum(of: migration.sql), "\(migration.fileName)")
+        }
     }
 
     @Test func versionsStartAtOneWithoutGaps() {

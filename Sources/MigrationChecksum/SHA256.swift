@@ -1,9 +1,9 @@
 /// SHA-256 (FIPS 180-4), used for migration checksums.
 ///
 /// Written out here because Foundation on Linux has no digest API and a cryptography package
-/// would be a heavy dependency for hashing a few kilobytes of SQL. Every command checksums the
-/// embedded migrations when it starts, so the rounds work on fixed-size buffers and never
-/// allocate.
+/// would be a heavy dependency for hashing a few kilobytes of SQL. The embedded migrations are
+/// hashed at build time; scripts read from a folder are hashed when a command starts, so the
+/// rounds work on fixed-size buffers and never allocate.
 enum SHA256 {
     private static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
