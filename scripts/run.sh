@@ -20,8 +20,8 @@ export STOCKROOM_DB=$db
 echo "\$ stockroom items list"
 "$stockroom" items list
 echo
-echo "\$ stockroom items list --out-of-stock --format json"
-"$stockroom" items list --out-of-stock --format json
+echo "\$ stockroom items list --status out-of-stock --format json"
+"$stockroom" items list --status out-of-stock --format json
 echo
 echo "\$ stockroom migrate status"
 "$stockroom" migrate status
