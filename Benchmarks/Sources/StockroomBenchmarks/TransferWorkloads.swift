@@ -74,8 +74,9 @@ struct TransferWorkloads {
     }
 
     /// W7: the CSV at `csv` into an empty Stockroom database, against the shell's `.import`
-    /// into a staging table then `INSERT INTO items SELECT …` (the same schema, CHECKs and
-    /// indexes, since the shell loads a copy of the same migrated file).
+    /// into a staging table then `INSERT INTO items SELECT …` and each item's first history
+    /// event, as `stockroom import` writes them (the same schema, CHECKs and indexes, since the
+    /// shell loads a copy of the same migrated file).
     func importCSV(_ csv: String, expected: Int) throws -> [TransferResult] {
         let template = try Harness.freshDatabase(in: scratch, name: "w7-template.sqlite")
         let target = scratch.appending(path: "w7.sqlite").path
@@ -87,6 +88,8 @@ struct TransferWorkloads {
             INSERT INTO items (id, name, color, status, quantity, is_on_back_order, created_at, updated_at)
             SELECT id, name, nullif(color, ''), status, CAST(nullif(quantity, '') AS INTEGER),
                    CAST(nullif(is_on_back_order, '') AS INTEGER), created_at, updated_at FROM staging;
+            INSERT INTO item_events (item_id, version, kind, recorded_at, to_name, to_color, to_status, to_quantity, to_is_on_back_order)
+            SELECT id, 1, 'added', updated_at, name, color, status, quantity, is_on_back_order FROM items ORDER BY id;
             """
         let staging = "CREATE TEMP TABLE staging (id TEXT, name TEXT, color TEXT, status TEXT, quantity TEXT, is_on_back_order TEXT, created_at TEXT, updated_at TEXT);\n.import --csv --skip 1 '\(csv)' staging\n"
         let plain = scratch.appending(path: "w7-shell.sql").path
