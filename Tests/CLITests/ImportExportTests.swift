@@ -92,6 +92,26 @@ import Testing
         #expect(exported.stdout.contains(",ideographic\u{3000}space and é ☃,,out_of_stock,,0,"))
     }
 
+    @Test func exportedJSONEscapesControlCharactersAsItemsShowDoes() throws {
+        let database = CLIDatabase()
+        #expect(try database.stockroom("migrate", "up").status == 0)
+        // Only a hand edit can store such a name: ESC (C0), DEL and NEL (C1).
+        let id = "abcd0000-0000-7000-8000-0000000000c1"
+        _ = try database.sqlite3("""
+            INSERT INTO items (id, name, color, status, quantity, is_on_back_order, created_at, updated_at)
+            VALUES ('\(id)', 'a' || char(27) || 'b' || char(127) || 'c' || char(133) || 'd', NULL, 'in_stock', 1, NULL,
+                    '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')
+            """)
+        let shown = try database.stockroom("items", "show", id, "--format", "json")
+        #expect(shown.status == 0, "\(shown)")
+        let exported = try database.stockroom("export", "--format", "jsonl")
+        #expect(exported.status == 0, "\(exported)")
+        let escaped = "\"name\":\"a\\u001bb\\u007fc\\u0085d\""
+        #expect(shown.stdout.contains(escaped), "\(shown)")
+        #expect(exported.stdout.contains(escaped), "\(exported)")
+        #expect(!exported.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x7F || $0.value == 0x85 })
+    }
+
     @Test func exportChangesNothingInTheDatabaseFile() throws {
         let database = try seeded()
         let before = try database.contents()

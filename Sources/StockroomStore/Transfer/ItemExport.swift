@@ -192,16 +192,22 @@ public enum ItemExport {
         try output.append("\"}")
     }
 
-    /// A JSON string literal, escaped as ``JSONPresentation/appendString(_:to:)`` does.
+    /// A JSON string literal, escaped as ``JSONPresentation/appendString(_:to:)`` does: C0, DEL
+    /// and C1 controls (U+0080-U+009F, UTF-8 `C2 80`-`C2 9F`) as `\u00XX`, so an export never
+    /// carries a raw control character that a row written by hand may hold.
     @inline(__always)
     static func writeJSONString(_ text: UnsafeBufferPointer<UInt8>, to output: ByteOutput) throws {
         try output.append(UInt8(ascii: "\""))
         var plainStart = 0
-        for index in 0..<text.count {
+        var index = 0
+        while index < text.count {
             let byte = text[index]
-            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            let isC1 = byte == 0xC2 && index + 1 < text.count && (0x80...0x9F).contains(text[index + 1])
+            guard byte < 0x20 || byte == 0x7F || isC1 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+                index += 1
+                continue
+            }
             try output.append(UnsafeBufferPointer(rebasing: text[plainStart..<index]))
-            plainStart = index + 1
             switch byte {
             case UInt8(ascii: "\""): try output.append("\\\"")
             case UInt8(ascii: "\\"): try output.append("\\\\")
@@ -209,13 +215,20 @@ public enum ItemExport {
             case 0x0D: try output.append("\\r")
             case 0x09: try output.append("\\t")
             default:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                let scalar = isC1 ? text[index + 1] : byte
                 try output.append("\\u00")
-                try output.append(hex[Int(byte >> 4)])
-                try output.append(hex[Int(byte & 0x0F)])
+                try output.append(hexDigit(scalar >> 4))
+                try output.append(hexDigit(scalar & 0x0F))
             }
+            index += isC1 ? 2 : 1
+            plainStart = index
         }
         try output.append(UnsafeBufferPointer(rebasing: text[plainStart...]))
         try output.append(UInt8(ascii: "\""))
+    }
+
+    @inline(__always)
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 }
