@@ -1,4 +1,4 @@
-import CLibPQ
+import LibPQ
 import Foundation
 
 /// One connection to a PostgreSQL server, through libpq.
@@ -21,6 +21,8 @@ public final class Connection {
     /// The passwords the connection string holds, to scrub from libpq's messages.
     private let passwords: [String]
     let handle: OpaquePointer
+    /// libpq's functions, loaded by the first connection of the process.
+    let pq: LibPQTable
     /// Incremented by ``reset()``: statements prepared in an earlier session are gone.
     private(set) var session = 0
     private var preparedStatements: [String: PreparedStatement] = [:]
@@ -28,34 +30,37 @@ public final class Connection {
 
     /// Connects to the server `connectionString` names.
     ///
-    /// - Throws: ``PostgresError`` of kind ``PostgresError/Kind/invalidConnectionString`` when
+    /// - Throws: ``PostgresError`` of kind ``PostgresError/Kind/libraryUnavailable`` when libpq
+    ///   is not installed (see ``PostgresClientLibrary``), ``PostgresError/Kind/invalidConnectionString`` when
     ///   libpq cannot parse the string, or ``PostgresError/Kind/connectionFailed`` with libpq's
     ///   message (every host it tried, and why each failed). Neither message holds the password.
     public init(_ connectionString: String) throws {
+        let pq = try PostgresClientLibrary.functions()
+        self.pq = pq
         redactedConnectionString = ConnectionString.redacted(connectionString)
         passwords = ConnectionString.passwords(in: connectionString)
         let passwords = passwords
         func clean(_ message: String) -> String { Connection.clean(message, passwords: passwords) }
         var parseError: UnsafeMutablePointer<CChar>?
-        if let options = PQconninfoParse(connectionString, &parseError) {
-            PQconninfoFree(options)
+        if let options = pq.PQconninfoParse(connectionString, &parseError) {
+            pq.PQconninfoFree(options)
         } else {
             let message = parseError.map { String(cString: $0) } ?? "out of memory"
-            PQfreemem(parseError)
+            pq.PQfreemem(parseError)
             throw PostgresError(kind: .invalidConnectionString,
                                 message: "invalid connection string \(redactedConnectionString): \(clean(message))")
         }
-        guard let connection = PQconnectdb(connectionString) else {
+        guard let connection = pq.PQconnectdb(connectionString) else {
             throw PostgresError(kind: .connectionFailed, message: "libpq could not allocate a connection")
         }
-        guard PQstatus(connection) == CONNECTION_OK else {
-            let message = clean(String(cString: PQerrorMessage(connection)))
-            PQfinish(connection)
+        guard pq.PQstatus(connection) == CONNECTION_OK else {
+            let message = clean(pq.errorMessage(connection))
+            pq.PQfinish(connection)
             throw PostgresError(kind: .connectionFailed,
                                 message: "could not connect to \(redactedConnectionString): \(message)")
         }
         handle = connection
-        Connection.configure(connection)
+        Connection.configure(connection, pq: pq)
     }
 
     /// libpq's message on one line (it lists each host tried on a line of its own), with every
@@ -68,36 +73,37 @@ public final class Connection {
         return text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; ")
     }
 
-    private static func configure(_ connection: OpaquePointer) {
-        PQsetNoticeProcessor(connection, { _, _ in }, nil)
-        PQsetClientEncoding(connection, "UTF8")
+    private static func configure(_ connection: OpaquePointer, pq: LibPQTable) {
+        _ = pq.PQsetNoticeProcessor(connection, { _, _ in }, nil)
+        _ = pq.PQsetClientEncoding(connection, "UTF8")
     }
 
     deinit {
         preparedStatements.removeAll()
-        PQfinish(handle)
+        pq.PQfinish(handle)
     }
 
-    /// The version of the libpq in use, e.g. 150018 for 15.18.
-    public static var libraryVersion: Int { Int(PQlibVersion()) }
+    /// The version of the libpq in use, e.g. 150018 for 15.18 (loads libpq: see
+    /// ``PostgresClientLibrary``).
+    public static var libraryVersion: Int { get throws { try PostgresClientLibrary.version() } }
 
     // MARK: State
 
     /// The server's version as a number, e.g. 150018 for 15.18.
-    public var serverVersion: Int { Int(PQserverVersion(handle)) }
+    public var serverVersion: Int { Int(pq.PQserverVersion(handle)) }
 
     /// The host this connection reached: with several hosts in the connection string, the one
     /// that accepted (a name, an address, or a Unix-socket folder).
-    public var host: String { PQhost(handle).map { String(cString: $0) } ?? "" }
+    public var host: String { pq.PQhost(handle).map { String(cString: $0) } ?? "" }
 
     /// The port this connection reached.
-    public var port: String { PQport(handle).map { String(cString: $0) } ?? "" }
+    public var port: String { pq.PQport(handle).map { String(cString: $0) } ?? "" }
 
     /// The process id of the server process serving this connection.
-    public var backendProcessID: Int { Int(PQbackendPID(handle)) }
+    public var backendProcessID: Int { Int(pq.PQbackendPID(handle)) }
 
     /// True while the connection is usable; false once it broke (see ``reset()``).
-    public var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
+    public var isConnected: Bool { pq.PQstatus(handle) == CONNECTION_OK }
 
     /// Where the connection stands with respect to transactions.
     public enum TransactionState: Sendable, Equatable {
@@ -113,7 +119,7 @@ public final class Connection {
 
     /// Where the connection stands with respect to transactions (PQtransactionStatus).
     public var transactionState: TransactionState {
-        switch PQtransactionStatus(handle) {
+        switch pq.PQtransactionStatus(handle) {
         case PQTRANS_IDLE: .idle
         case PQTRANS_INTRANS: .inTransaction
         case PQTRANS_INERROR: .inFailedTransaction
@@ -126,14 +132,14 @@ public final class Connection {
     ///
     /// Prepared statements are prepared again on their next use.
     public func reset() throws {
-        PQreset(handle)
+        pq.PQreset(handle)
         session += 1
         preparedStatements.removeAll()
-        guard PQstatus(handle) == CONNECTION_OK else {
-            let message = Connection.clean(String(cString: PQerrorMessage(handle)), passwords: passwords)
+        guard pq.PQstatus(handle) == CONNECTION_OK else {
+            let message = Connection.clean(pq.errorMessage(handle), passwords: passwords)
             throw PostgresError(kind: .connectionFailed, message: "could not reconnect to \(redactedConnectionString): \(message)")
         }
-        Connection.configure(handle)
+        Connection.configure(handle, pq: pq)
     }
 
     // MARK: Statements
@@ -141,7 +147,7 @@ public final class Connection {
     /// Runs `sql`, which may hold several statements separated by semicolons, without
     /// parameters (the simple query protocol). Use it for scripts and DDL.
     public func execute(_ sql: String) throws {
-        _ = try check(PQexec(handle, sql), sql: sql)
+        _ = try check(pq.PQexec(handle, sql), sql: sql)
     }
 
     /// Runs one statement with `parameters` bound to `$1`, `$2`, ... and returns its rows.
@@ -154,7 +160,7 @@ public final class Connection {
     @discardableResult
     public func query(_ sql: String, parameters: [any PostgresParameter]) throws -> QueryResult {
         let result = Connection.withParameterPointers(parameters) { count, values in
-            PQexecParams(handle, sql, count, nil, values, nil, nil, 0)
+            pq.PQexecParams(handle, sql, count, nil, values, nil, nil, 0)
         }
         return try check(result, sql: sql)
     }
@@ -179,18 +185,18 @@ public final class Connection {
 
     /// Turns a libpq result into a ``QueryResult`` or a thrown ``PostgresError``.
     func check(_ result: OpaquePointer?, sql: String, accepting accepted: Set<UInt32> = []) throws -> QueryResult {
-        guard let result else { throw PostgresError(result: nil, connection: handle, sql: sql) }
-        let status = PQresultStatus(result)
+        guard let result else { throw PostgresError(result: nil, connection: self, sql: sql) }
+        let status = pq.PQresultStatus(result)
         switch status {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
-            return QueryResult(handle: result, sql: sql)
+            return QueryResult(handle: result, sql: sql, pq: pq)
         default:
-            if accepted.contains(status.rawValue) { return QueryResult(handle: result, sql: sql) }
-            let error = PostgresError(result: result, connection: handle, sql: sql)
-            PQclear(result)
+            if accepted.contains(status.rawValue) { return QueryResult(handle: result, sql: sql, pq: pq) }
+            let error = PostgresError(result: result, connection: self, sql: sql)
+            pq.PQclear(result)
             // A statement that fails with an unexpected status (COPY where none was expected)
             // can leave libpq mid-protocol; drain it so the connection stays usable.
-            while let extra = PQgetResult(handle) { PQclear(extra) }
+            while let extra = pq.PQgetResult(handle) { pq.PQclear(extra) }
             throw error
         }
     }

@@ -1,4 +1,4 @@
-import CLibPQ
+import LibPQ
 
 extension Connection {
     /// Runs `COPY table (columns) FROM STDIN` and streams the rows `body` writes to the server:
@@ -18,8 +18,8 @@ extension Connection {
     /// - Returns: the number of rows the server loaded.
     @discardableResult
     public func copyIn(_ sql: String, _ body: (CopyWriter) throws -> Void) throws -> Int {
-        let start = try check(PQexec(handle, sql), sql: sql, accepting: [PGRES_COPY_IN.rawValue])
-        guard PQresultStatus(start.handle) == PGRES_COPY_IN else {
+        let start = try check(pq.PQexec(handle, sql), sql: sql, accepting: [PGRES_COPY_IN.rawValue])
+        guard pq.PQresultStatus(start.handle) == PGRES_COPY_IN else {
             throw PostgresError(kind: .other, message: "copyIn needs a COPY ... FROM STDIN statement", sql: sql)
         }
         let writer = CopyWriter(connection: self, sql: sql)
@@ -27,15 +27,15 @@ extension Connection {
             try body(writer)
             try writer.flush()
         } catch {
-            PQputCopyEnd(handle, "the client stopped the copy")
-            while let result = PQgetResult(handle) { PQclear(result) }
+            _ = pq.PQputCopyEnd(handle, "the client stopped the copy")
+            while let result = pq.PQgetResult(handle) { pq.PQclear(result) }
             throw error
         }
-        guard PQputCopyEnd(handle, nil) == 1 else {
-            throw PostgresError(result: nil, connection: handle, sql: sql)
+        guard pq.PQputCopyEnd(handle, nil) == 1 else {
+            throw PostgresError(result: nil, connection: self, sql: sql)
         }
-        let finished = try check(PQgetResult(handle), sql: sql)
-        while let result = PQgetResult(handle) { PQclear(result) }
+        let finished = try check(pq.PQgetResult(handle), sql: sql)
+        while let result = pq.PQgetResult(handle) { pq.PQclear(result) }
         return finished.affectedRowCount
     }
 }
@@ -90,10 +90,10 @@ public final class CopyWriter {
         guard !buffer.isEmpty else { return }
         let sent = buffer.withUnsafeBufferPointer { bytes in
             bytes.baseAddress!.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                PQputCopyData(connection.handle, $0, Int32(bytes.count))
+                connection.pq.PQputCopyData(connection.handle, $0, Int32(bytes.count))
             }
         }
-        guard sent == 1 else { throw PostgresError(result: nil, connection: connection.handle, sql: sql) }
+        guard sent == 1 else { throw PostgresError(result: nil, connection: connection, sql: sql) }
         buffer.removeAll(keepingCapacity: true)
     }
 }

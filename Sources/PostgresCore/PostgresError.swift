@@ -1,4 +1,4 @@
-import CLibPQ
+import LibPQ
 
 /// An error from PostgreSQL or libpq, carrying what is needed to understand it without a
 /// debugger: the SQLSTATE, the server's severity, message, detail and hint, the constraint that
@@ -9,6 +9,10 @@ import CLibPQ
 public struct PostgresError: Error, Sendable, CustomStringConvertible {
     /// What a caller can do about an error.
     public enum Kind: Sendable, Equatable {
+        /// libpq could not be loaded: it is not installed (Debian: `libpq5`), or the library
+        /// found lacks a function PostgresCore needs. Nothing was attempted; no server was
+        /// contacted. See ``PostgresClientLibrary``.
+        case libraryUnavailable
         /// The connection string could not be parsed (an unknown keyword, a malformed URI).
         case invalidConnectionString
         /// No connection could be made: every host refused or timed out, authentication failed,
@@ -121,17 +125,18 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
 
     /// Reads the error a failed result carries; when the connection itself broke, the error is
     /// classified as ``Kind/connectionLost`` whatever the result says.
-    init(result: OpaquePointer?, connection: OpaquePointer, sql: String?) {
+    init(result: OpaquePointer?, connection: Connection, sql: String?) {
+        let pq = connection.pq
         func field(_ code: Int32) -> String? {
-            guard let result, let value = PQresultErrorField(result, code) else { return nil }
+            guard let result, let value = pq.PQresultErrorField(result, code) else { return nil }
             return String(cString: value)
         }
         let sqlState = field(clibpq_diag_sqlstate)
-        let connectionBroke = PQstatus(connection) == CONNECTION_BAD
+        let connectionBroke = pq.PQstatus(connection.handle) == CONNECTION_BAD
         var message = field(clibpq_diag_message_primary)
         if message == nil {
-            let raw = result.flatMap { PQresultErrorMessage($0) }.map { String(cString: $0) } ?? ""
-            message = raw.isEmpty ? String(cString: PQerrorMessage(connection)) : raw
+            let raw = result.flatMap { pq.PQresultErrorMessage($0) }.map { String(cString: $0) } ?? ""
+            message = raw.isEmpty ? pq.errorMessage(connection.handle) : raw
         }
         let text = (message ?? "").trimmingTrailingNewlines()
         let kind: Kind = connectionBroke ? .connectionLost : sqlState.map(PostgresError.kind(forSQLState:)) ?? .other

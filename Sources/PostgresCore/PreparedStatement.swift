@@ -1,4 +1,4 @@
-import CLibPQ
+import LibPQ
 
 /// A statement the server parsed and planned once (PQprepare), run many times with different
 /// parameters (PQexecPrepared). Obtain one from ``Connection/preparedStatement(_:)``.
@@ -19,7 +19,7 @@ public final class PreparedStatement {
 
     func prepareIfNeeded() throws {
         guard preparedInSession != connection.session else { return }
-        _ = try connection.check(PQprepare(connection.handle, name, sql, 0, nil), sql: sql)
+        _ = try connection.check(connection.pq.PQprepare(connection.handle, name, sql, 0, nil), sql: sql)
         preparedInSession = connection.session
     }
 
@@ -34,7 +34,7 @@ public final class PreparedStatement {
     public func query(parameters: [any PostgresParameter]) throws -> QueryResult {
         try prepareIfNeeded()
         let result = Connection.withParameterPointers(parameters) { count, values in
-            PQexecPrepared(connection.handle, name, count, values, nil, nil, 0)
+            connection.pq.PQexecPrepared(connection.handle, name, count, values, nil, nil, 0)
         }
         return try connection.check(result, sql: sql)
     }

@@ -1,4 +1,4 @@
-import CLibPQ
+import LibPQ
 
 /// The rows a statement returned, in PostgreSQL's text format, held in memory by libpq until
 /// the result is released.
@@ -7,43 +7,45 @@ import CLibPQ
 /// ``Row/get(_:at:)`` as a ``PostgresDecodable`` type, `Optional` for nullable columns.
 public final class QueryResult: RandomAccessCollection {
     let handle: OpaquePointer
+    let pq: LibPQTable
     /// The SQL that produced the result.
     public let sql: String
 
-    init(handle: OpaquePointer, sql: String) {
+    init(handle: OpaquePointer, sql: String, pq: LibPQTable) {
         self.handle = handle
         self.sql = sql
+        self.pq = pq
     }
 
-    deinit { PQclear(handle) }
+    deinit { pq.PQclear(handle) }
 
     /// The index of the first row: 0.
     public var startIndex: Int { 0 }
     /// The number of rows.
-    public var endIndex: Int { Int(PQntuples(handle)) }
+    public var endIndex: Int { Int(pq.PQntuples(handle)) }
     /// The row at `position`.
     public subscript(position: Int) -> Row { Row(result: self, index: Int32(position)) }
 
     /// The number of columns in each row.
-    public var columnCount: Int { Int(PQnfields(handle)) }
+    public var columnCount: Int { Int(pq.PQnfields(handle)) }
 
     /// The name of column `index`.
     public func columnName(at index: Int) -> String {
-        PQfname(handle, Int32(index)).map { String(cString: $0) } ?? ""
+        pq.PQfname(handle, Int32(index)).map { String(cString: $0) } ?? ""
     }
 
     /// The index of the column called `name`, or nil.
     public func columnIndex(named name: String) -> Int? {
-        let index = Int(PQfnumber(handle, "\"" + name.replacingAll("\"", with: "\"\"") + "\""))
+        let index = Int(pq.PQfnumber(handle, "\"" + name.replacingAll("\"", with: "\"\"") + "\""))
         return index < 0 ? nil : index
     }
 
     /// The command tag the server sent, such as `INSERT 0 1` or `COPY 100000`.
-    public var commandTag: String { String(cString: PQcmdStatus(handle)) }
+    public var commandTag: String { pq.PQcmdStatus(handle).map { String(cString: $0) } ?? "" }
 
     /// The number of rows an INSERT, UPDATE, DELETE, MERGE, SELECT, MOVE, FETCH or COPY
     /// affected (PQcmdTuples), or 0 for other commands.
-    public var affectedRowCount: Int { Int(String(cString: PQcmdTuples(handle))) ?? 0 }
+    public var affectedRowCount: Int { pq.PQcmdTuples(handle).flatMap { Int(String(cString: $0)) } ?? 0 }
 
     /// The single value of a one-row, one-column result (`SELECT count(*) ...`).
     public func scalar<T: PostgresDecodable>(_ type: T.Type = T.self) throws -> T {
@@ -62,12 +64,12 @@ public struct Row {
 
     /// True when column `column` is NULL.
     public func isNull(at column: Int) -> Bool {
-        PQgetisnull(result.handle, index, Int32(column)) != 0
+        result.pq.PQgetisnull(result.handle, index, Int32(column)) != 0
     }
 
     /// Column `column`'s text, or nil for NULL.
     public func text(at column: Int) -> String? {
-        guard !isNull(at: column), let value = PQgetvalue(result.handle, index, Int32(column)) else { return nil }
+        guard !isNull(at: column), let value = result.pq.PQgetvalue(result.handle, index, Int32(column)) else { return nil }
         return String(cString: value)
     }
 
