@@ -1,0 +1,28 @@
+import Foundation
+import StockroomTestSupport
+import Testing
+
+/// libpq is loaded only when a PostgreSQL database is used: `stockroom` on a SQLite file starts
+/// without it (it costs every start 4.5 ms and 25 libraries; BENCHMARKS.md, "libpq on demand")
+/// and runs on a machine where libpq is not installed.
+@Suite struct SharedLibraryTests {
+    @Test func theBinaryDoesNotNeedLibpqAtStartUp() throws {
+        let needed = try SharedLibraries.needed(by: Processes.stockroomPath)
+        // SQLite is linked, as it is used on every run: seeing it proves readelf was understood.
+        #expect(needed.contains("libsqlite3.so.0"), "\(needed)")
+        #expect(!needed.contains { $0.hasPrefix("libpq") }, "stockroom needs \(needed)")
+    }
+
+    @Test func aRunOnAFileNeverLoadsLibpq() throws {
+        // The dynamic linker reports every library it loads, at start-up or by dlopen() later,
+        // when LD_DEBUG=files is set: nothing may load libpq on the way to listing a file.
+        let database = CLIDatabase()
+        #expect(try database.stockroom("items", "add", "--name", "Lamp", "--quantity", "2").status == 0)
+        let run = try Processes.stockroom(["items", "list", "--limit", "20", "--format", "json", "--db", database.path],
+                                          environment: ["LD_DEBUG": "files"])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.output.contains("\"Lamp\""), "\(run)")
+        #expect(run.stderr.contains("file=libsqlite3.so.0"), "LD_DEBUG's output was not understood: \(run.stderr.prefix(2000))")
+        #expect(!run.stderr.contains("libpq"), "\(run.stderr)")
+    }
+}
