@@ -24,6 +24,12 @@
 #endif
 #include <stddef.h>
 
+// Nullability is clang's; other compilers (gcc building a benchmark peer, say) ignore it.
+#if !defined(__clang__)
+#define _Nonnull
+#define _Nullable
+#endif
+
 // Every libpq function PostgresCore uses, once: the table's members and the loader's list of
 // symbols both come from this list.
 #define STOCKROOM_LIBPQ_FUNCTIONS(F) \
