@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Inventory
 import StockroomStore
+import TextFormats
 
 /// `stockroom backup DEST`: an online, checked copy of the database.
 struct BackupCommand: ParsableCommand {
@@ -45,7 +46,11 @@ struct BackupCommand: ParsableCommand {
         case .text:
             Output.line("Backed up \(summary.itemsAndDrafts) (schema version \(summary.schemaVersion)) to \(result.path): \(result.pages) pages, \(result.bytes) bytes, \(seconds) s")
         case .json:
-            Output.line("{\"path\":\(JSONPresentation.string(result.path)),\"bytes\":\(result.bytes),\"pages\":\(result.pages),\"seconds\":\(seconds),\"schemaVersion\":\(summary.schemaVersion),\"items\":\(summary.itemCount),\"drafts\":\(summary.draftCount)}")
+            Output.line(JSONText.object([
+                "path": JSONText.string(result.path), "bytes": String(result.bytes), "pages": String(result.pages),
+                "seconds": seconds, "schemaVersion": String(summary.schemaVersion),
+                "items": String(summary.itemCount), "drafts": String(summary.draftCount),
+            ]))
         }
     }
 }

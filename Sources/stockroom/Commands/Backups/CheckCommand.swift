@@ -1,6 +1,7 @@
 import ArgumentParser
 import Inventory
 import StockroomStore
+import TextFormats
 
 /// `stockroom check`: is this database (or backup) sound and fully readable?
 struct CheckCommand: ParsableCommand {
@@ -47,14 +48,17 @@ struct CheckCommand: ParsableCommand {
 
     private func json(_ report: DatabaseCheck.Report, path: String) -> String {
         let problems = report.problems.map { problem in
-            "{\"kind\":\"\(problem.kind.rawValue)\",\"message\":\(JSONPresentation.string(problem.message))}"
+            JSONText.object(["kind": JSONText.string(problem.kind.rawValue), "message": JSONText.string(problem.message)])
         }
         let summary = report.summary
-        return "{\"path\":\(JSONPresentation.string(path)),\"ok\":\(report.isHealthy)"
-            + ",\"schemaVersion\":\(summary.map { String($0.schemaVersion) } ?? "null")"
-            + ",\"latestKnownSchemaVersion\":\(report.latestKnownVersion)"
-            + ",\"items\":\(summary.map { String($0.itemCount) } ?? "null")"
-            + ",\"drafts\":\(summary.map { String($0.draftCount) } ?? "null")"
-            + ",\"problems\":\(JSONPresentation.array(problems))}"
+        return JSONText.object([
+            "path": JSONText.string(path),
+            "ok": String(report.isHealthy),
+            "schemaVersion": summary.map { String($0.schemaVersion) } ?? "null",
+            "latestKnownSchemaVersion": String(report.latestKnownVersion),
+            "items": summary.map { String($0.itemCount) } ?? "null",
+            "drafts": summary.map { String($0.draftCount) } ?? "null",
+            "problems": JSONText.array(problems),
+        ])
     }
 }
