@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SQLiteCore
 import StockroomStore
+import TextFormats
 
 /// `stockroom import FILE`: many items in one all-or-nothing transaction.
 struct ImportCommand: ParsableCommand {
@@ -132,7 +133,10 @@ struct ImportCommand: ParsableCommand {
             if summary.replaced > 0 { text += " (\(summary.replaced) replaced)" }
             Output.line(text + (summary.dryRun ? "; nothing was written" : " in \(time) s"))
         case .json:
-            Output.line("{\"rows\":\(summary.rows),\"imported\":\(summary.imported),\"skipped\":\(summary.skipped),\"replaced\":\(summary.replaced),\"dryRun\":\(summary.dryRun),\"seconds\":\(String(format: "%.3f", seconds))}")
+            Output.line(JSONText.object([
+                "rows": String(summary.rows), "imported": String(summary.imported), "skipped": String(summary.skipped),
+                "replaced": String(summary.replaced), "dryRun": String(summary.dryRun), "seconds": String(format: "%.3f", seconds),
+            ]))
         }
     }
 }
