@@ -13,9 +13,9 @@ struct CheckCommand: ParsableCommand {
             ones this stockroom knows (versions and checksums), decodes every row of items, \
             drafts and item_events, and replays each item's history against its row (no gaps in \
             versions, each event following from the one before, the latest matching the item). \
-            Prints one line per problem on stdout. Exit codes: 0 all is well; 65 \
-            problems with the content (rows, migrations, foreign keys); 74 the file is damaged \
-            or not a database; 66 no such file; 75 busy.
+            Prints one line per problem on stdout. Exit codes: \(Failure.Code.success.rawValue) all is well; \(Failure.Code.dataError.rawValue) \
+            problems with the content (rows, migrations, foreign keys); \(Failure.Code.ioError.rawValue) the file is damaged \
+            or not a database; \(Failure.Code.notFound.rawValue) no such file; \(Failure.Code.busy.rawValue) busy.
             """
     )
 

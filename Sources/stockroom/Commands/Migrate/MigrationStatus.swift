@@ -23,7 +23,7 @@ struct MigrationStatus: ParsableCommand {
     @Option(help: "Output format.")
     var format: OutputFormat = .table
 
-    @Flag(help: "Exit with status 1 when any migration is pending or skipped, for deploy scripts and CI.")
+    @Flag(help: "Exit with status \(Failure.Code.pending.rawValue) when any migration is pending or skipped, for deploy scripts and CI.")
     var exitCode = false
 
     func run() throws {

@@ -25,8 +25,8 @@ struct ImportCommand: ParsableCommand {
 
             --dry-run checks everything, conflicts included, and writes nothing (it does not \
             create the database either). On a terminal, progress goes to stderr. The summary \
-            goes to stdout. Exit codes: 65 bad rows or conflicting ids (nothing imported); \
-            66 FILE not found; 74 FILE cannot be read; 75 busy.
+            goes to stdout. Exit codes: \(Failure.Code.dataError.rawValue) bad rows or conflicting ids (nothing imported); \
+            \(Failure.Code.notFound.rawValue) FILE not found; \(Failure.Code.ioError.rawValue) FILE cannot be read; \(Failure.Code.busy.rawValue) busy.
             """
     )
 
