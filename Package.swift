@@ -34,12 +34,16 @@ let package = Package(
             dependencies: ["SQLiteCore", "MigrationChecksum"],
             plugins: ["EmbedMigrations"]
         ),
-        // The domain: items, statuses, drafts and how they read. Knows nothing of SQLite.
-        .target(name: "Inventory"),
+        // JSON string escaping, CSV quoting, table alignment and the control characters they all
+        // escape: generic text syntax, one implementation each. Depends on nothing.
+        .target(name: "TextFormats"),
+        // The domain: items, statuses, drafts and how they read. Knows nothing of SQLite; writes
+        // its JSON and tables through TextFormats.
+        .target(name: "Inventory", dependencies: ["TextFormats"]),
         // The draft wizard as a pure state machine (steps, answers, wording): any front drives it.
         .target(name: "DraftFlow", dependencies: ["Inventory"]),
         // Repositories that map the domain onto tagged columns.
-        .target(name: "StockroomStore", dependencies: ["SQLiteCore", "StockroomMigrations", "Inventory"]),
+        .target(name: "StockroomStore", dependencies: ["SQLiteCore", "StockroomMigrations", "Inventory", "TextFormats"]),
         // The command-line front: thin over the store.
         .executableTarget(
             name: "stockroom",
@@ -52,6 +56,7 @@ let package = Package(
                 "SQLiteCore",
                 "Inventory",
                 "DraftFlow",
+                "TextFormats",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -67,7 +72,8 @@ let package = Package(
         .target(name: "StockroomTestSupport", path: "Tests/Support"),
         .testTarget(name: "SQLiteCoreTests", dependencies: ["StockroomTestSupport", "SQLiteCore", "CSQLite"]),
         .testTarget(name: "MigrationsTests", dependencies: ["StockroomTestSupport", "StockroomMigrations", "SQLiteCore", "CSQLite"]),
-        .testTarget(name: "InventoryTests", dependencies: ["StockroomTestSupport", "Inventory"]),
+        .testTarget(name: "InventoryTests", dependencies: ["StockroomTestSupport", "Inventory", "TextFormats"]),
+        .testTarget(name: "TextFormatsTests", dependencies: ["TextFormats"]),
         .testTarget(name: "DraftFlowTests", dependencies: ["DraftFlow", "Inventory"]),
         .testTarget(name: "StoreTests", dependencies: ["StockroomTestSupport", "StockroomStore", "StockroomMigrations", "Inventory", "SQLiteCore"]),
         .testTarget(name: "CLITests", dependencies: ["StockroomTestSupport", "stockroom", "StockroomStore", "StockroomMigrations", "SQLiteCore"]),

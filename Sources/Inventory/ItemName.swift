@@ -1,13 +1,8 @@
+import TextFormats
+
 /// The rules of an item's name, in one place: what it may hold, when it counts as blank, and
 /// how it is shown where a raw character could do harm.
 public enum ItemName {
-    /// A control character: C0 (U+0000–U+001F, tab and line breaks included), DEL (U+007F) or
-    /// C1 (U+0080–U+009F). A terminal acts on these (ESC starts an escape sequence, U+009B is
-    /// a one-character CSI), so a name holding one could rewrite the screen it is listed on.
-    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-    }
-
     /// A character that shows no mark: Unicode white space (including no-break spaces such as
     /// U+00A0, U+2007, U+202F) or a default-ignorable code point (zero-width space, joiners,
     /// U+2060 word joiner, U+FEFF, soft hyphen, variation selectors, Hangul fillers).
@@ -23,7 +18,7 @@ public enum ItemName {
     /// The first rule `name` breaks besides being blank (which a draft may be while edited),
     /// or nil.
     public static func problem(in name: String) -> InventoryError? {
-        for (offset, scalar) in name.unicodeScalars.enumerated() where isControl(scalar) {
+        for (offset, scalar) in name.unicodeScalars.enumerated() where ControlCharacters.contains(scalar) {
             return .controlCharacterInName(scalar.value, position: offset + 1)
         }
         return nil
@@ -32,15 +27,6 @@ public enum ItemName {
     /// Throws the first rule `name` breaks besides being blank.
     public static func validate(_ name: String) throws {
         if let problem = problem(in: name) { throw problem }
-    }
-
-    /// `text` safe to print on a terminal: each control character is written as its JSON
-    /// escape (`\n`, `\t`, `\u001b`, `\u009b`), and then backslashes and double quotes are
-    /// escaped too, so the escaped form cannot be mistaken for text. Text without control
-    /// characters is returned as it is.
-    public static func visible(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
-        return String(JSONPresentation.string(text).dropFirst().dropLast())
     }
 
     /// `U+001B`.

@@ -1,3 +1,5 @@
+import TextFormats
+
 /// How the inventory reads to a person. Pure functions of the model: no terminal, no database.
 public enum Presentation {
     /// "In stock: 100", "Out of stock" or "Out of stock: on back order".
@@ -16,9 +18,9 @@ public enum Presentation {
 
     /// The name as shown: a draft's empty name reads "(no name)" rather than vanishing, and a
     /// control character stored in the file (written there by hand) is shown escaped
-    /// (``ItemName/visible(_:)``), never sent raw to the terminal.
+    /// (``ControlCharacters/escaped(_:)``), never sent raw to the terminal.
     public static func displayName(_ name: String) -> String {
-        Item.isBlank(name) ? "(no name)" : ItemName.visible(name)
+        Item.isBlank(name) ? "(no name)" : ControlCharacters.escaped(name)
     }
 
     /// One item on one line: `Keyboard  blue  In stock: 100`.
@@ -28,14 +30,14 @@ public enum Presentation {
 
     /// Items as an aligned table with a header row: id, name, colour, status.
     public static func table(for items: [Item]) -> [String] {
-        alignedTable(
+        TextTable.lines(
             header: ["ID", "NAME", "COLOR", "STATUS"],
             rows: items.map { [$0.id.lowercasedString, displayName($0.name), text(for: $0.color), text(for: $0.status)] })
     }
 
     /// Drafts as an aligned table with a header row.
     public static func table(for drafts: [IdentifiedDraft]) -> [String] {
-        alignedTable(
+        TextTable.lines(
             header: ["DRAFT", "KIND", "NAME", "COLOR", "STATUS"],
             rows: drafts.map { entry in
                 let item = entry.draft.item
@@ -92,7 +94,7 @@ public enum Presentation {
 
     /// An item's history as an aligned table, oldest first: version, time, change.
     public static func history(_ events: [RecordedItemEvent]) -> [String] {
-        alignedTable(
+        TextTable.lines(
             header: ["VERSION", "TIME", "CHANGE"],
             rows: events.map { [String($0.version), $0.recordedAt, text(for: $0.event)] })
     }
@@ -119,17 +121,6 @@ public enum Presentation {
         let width = (fields.map(\.0.count).max() ?? 0) + 2
         return fields.map { key, value in
             key + ":" + String(repeating: " ", count: width - key.count - 1) + value
-        }
-    }
-
-    /// Pads each column to its widest cell, two spaces between columns, no trailing spaces.
-    public static func alignedTable(header: [String], rows: [[String]]) -> [String] {
-        let all = [header] + rows
-        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
-        return all.map { cells in
-            cells.enumerated().map { column, cell in
-                column == cells.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
-            }.joined(separator: "  ")
         }
     }
 }

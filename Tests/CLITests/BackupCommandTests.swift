@@ -1,11 +1,12 @@
 import Foundation
+@testable import stockroom
 import StockroomTestSupport
 import StockroomMigrations
 import Testing
 
 /// `stockroom backup` run as a real process on real files.
 @Suite struct BackupCommandTests {
-    let fixture = BackupFixture()
+    let fixture = CLIDatabase()
 
     /// Adds an item and saves a draft per round, through the real binary, until told to stop
     /// by a file appearing, or for at most `rounds` rounds. Prints `ready` after its first round
@@ -30,17 +31,17 @@ import Testing
         let stop = fixture.directory.path("stop-writers")
         let writers = try ["north", "south"].map { name in
             try BackgroundProcess("/bin/bash", ["-c", Self.writerScript, "writer", Processes.stockroomPath, stop, name, "2000"],
-                                  environment: ["STOCKROOM_DB": fixture.live])
+                                  environment: ["STOCKROOM_DB": fixture.path])
         }
         for writer in writers { #expect(writer.readLine() == "ready") }
-        let before = try fixture.itemCount(of: fixture.live)
+        let before = try fixture.itemCount(of: fixture.path)
 
         let copy = fixture.directory.path("during-writes.sqlite")
         let backup = try fixture.stockroom("backup", copy, "--format", "json")
 
         #expect(FileManager.default.createFile(atPath: stop, contents: nil))
         let endings = writers.map { $0.wait() }
-        let after = try fixture.itemCount(of: fixture.live)
+        let after = try fixture.itemCount(of: fixture.path)
 
         #expect(backup.status == 0, "\(backup)")
         // Both writers were still writing when the backup ended: they stopped on the signal,
@@ -75,7 +76,7 @@ import Testing
 
         let mode = try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
         #expect(mode == 0o600)
-        #expect(try fixture.contents(of: path) == fixture.contents(of: fixture.live))
+        #expect(try fixture.contents(of: path) == fixture.contents(of: fixture.path))
         // A self-contained file: no WAL to carry along, and nothing left beside it.
         #expect(try Processes.sqlite3(path, "PRAGMA journal_mode;").output == "delete")
         #expect(try fixture.fileNames().filter { $0.contains("nightly") } == ["nightly.sqlite"])
@@ -88,12 +89,12 @@ import Testing
         try fixture.stockroom("items", "add", "--name", "Added later")
 
         let refused = try fixture.stockroom("backup", path)
-        expectOneLineError(refused, exitCode: 73, mentioning: "--force")
+        expectFailure(refused, code: .cannotCreate, mentioning: "--force")
         #expect(try fixture.contents(of: path) == first)
 
         let forced = try fixture.stockroom("backup", path, "--force")
         #expect(forced.status == 0, "\(forced)")
-        #expect(try fixture.contents(of: path) == fixture.contents(of: fixture.live))
+        #expect(try fixture.contents(of: path) == fixture.contents(of: fixture.path))
         #expect(try fixture.contents(of: path) != first)
     }
 
@@ -101,12 +102,12 @@ import Testing
         try fixture.addSampleContent()
         let filesBefore = try fixture.fileNames()
         let missing = try fixture.stockroom("backup", fixture.directory.path("no-such-folder/backup.sqlite"))
-        expectOneLineError(missing, exitCode: 73, mentioning: "does not exist")
+        expectFailure(missing, code: .cannotCreate, mentioning: "does not exist")
 
         // /sys refuses new files even to root, so this holds whoever runs the tests.
         #expect(!FileManager.default.createFile(atPath: "/sys/stockroom-probe", contents: nil))
         let unwritable = try fixture.stockroom("backup", "/sys/stockroom-backup.sqlite")
-        expectOneLineError(unwritable, exitCode: 73, mentioning: "/sys/stockroom-backup.sqlite")
+        expectFailure(unwritable, code: .cannotCreate, mentioning: "/sys/stockroom-backup.sqlite")
         #expect(try fixture.fileNames() == filesBefore)
     }
 
@@ -114,29 +115,29 @@ import Testing
         let destination = fixture.directory.path("backup.sqlite")
 
         let missing = try fixture.stockroom("backup", destination)
-        expectOneLineError(missing, exitCode: 66, mentioning: fixture.live)
-        #expect(!FileManager.default.fileExists(atPath: fixture.live), "backup never creates the database")
+        expectFailure(missing, code: .notFound, mentioning: fixture.path)
+        #expect(!FileManager.default.fileExists(atPath: fixture.path), "backup never creates the database")
 
         let text = fixture.directory.path("notes.txt")
         try "not a database\n".write(toFile: text, atomically: true, encoding: .utf8)
-        expectOneLineError(try fixture.stockroom("backup", "--db", text, destination), exitCode: 74, mentioning: "notes.txt")
+        expectFailure(try fixture.stockroom("backup", "--db", text, destination), code: .ioError, mentioning: "notes.txt")
 
         let foreign = fixture.directory.path("foreign.sqlite")
         try #require(try Processes.sqlite3(foreign, "CREATE TABLE t (x);").status == 0)
-        expectOneLineError(try fixture.stockroom("backup", "--db", foreign, destination), exitCode: 65, mentioning: "not a Stockroom")
+        expectFailure(try fixture.stockroom("backup", "--db", foreign, destination), code: .dataError, mentioning: "not a Stockroom")
 
         try fixture.addSampleContent()
         try fixture.addBulkItems(3_000)
         let damaged = try fixture.backup(named: "damaged.sqlite")
         try fixture.corrupt(damaged)
-        expectOneLineError(try fixture.stockroom("backup", "--db", damaged, destination), exitCode: 74)
+        expectFailure(try fixture.stockroom("backup", "--db", damaged, destination), code: .ioError)
 
         #expect(try fixture.fileNames().filter { $0.contains("backup") } == [], "no backup and no temporary file")
     }
 
     @Test func aBackupWorksAtAnySchemaVersionWithoutMigratingTheSource() throws {
         try fixture.addSampleContent()
-        try fixture.markAsNewerSchema(fixture.live)
+        try fixture.markAsNewerSchema(fixture.path)
         let newer = try fixture.stockroom("backup", fixture.directory.path("newer.sqlite"), "--format", "json")
         #expect(newer.status == 0, "\(newer)")
         #expect(newer.stdout.contains("\"schemaVersion\":99"), "\(newer)")
@@ -154,9 +155,9 @@ import Testing
 
     @Test func backingUpOntoTheDatabaseItselfIsRefused() throws {
         try fixture.addSampleContent()
-        let before = try fixture.contents(of: fixture.live)
-        expectOneLineError(try fixture.stockroom("backup", fixture.live, "--force"), exitCode: 64)
-        #expect(try fixture.contents(of: fixture.live) == before)
+        let before = try fixture.contents(of: fixture.path)
+        expectFailure(try fixture.stockroom("backup", fixture.path, "--force"), code: .usage)
+        #expect(try fixture.contents(of: fixture.path) == before)
     }
 
     @Test func onATerminalProgressGoesToStandardError() throws {
@@ -166,7 +167,7 @@ import Testing
         // script(1) runs the command on a pseudo-terminal, as a person at a shell would.
         let command = "'\(Processes.stockroomPath)' backup '\(path)' 1>/dev/null"
         let result = try Processes.run("/usr/bin/script", ["--quiet", "--return", "--command", command, "/dev/null"],
-                                       environment: ["STOCKROOM_DB": fixture.live])
+                                       environment: ["STOCKROOM_DB": fixture.path])
         #expect(result.status == 0, "\(result)")
         let pages = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) / 4096
         #expect(result.stdout.contains("backup: \(pages) of \(pages) pages copied"), "\(result)")

@@ -5,7 +5,7 @@ import Testing
 /// A backup killed while it copies leaves nothing that the next backup does not remove, and a
 /// backup never exits 0 with its temporary file left behind.
 @Suite struct BackupLitterTests {
-    let fixture = BackupFixture()
+    let fixture = CLIDatabase()
 
     private func temporaryFiles(of destination: String) throws -> [String] {
         let name = URL(fileURLWithPath: destination).lastPathComponent
@@ -21,7 +21,7 @@ import Testing
         let events = try FolderEvents(fixture.directory.url.path)
 
         let backup = try BackgroundProcess(Processes.stockroomPath, ["backup", destination],
-                                           environment: ["STOCKROOM_DB": fixture.live])
+                                           environment: ["STOCKROOM_DB": fixture.path])
         // Killed the moment its temporary file is first written: mid-copy.
         let written = events.waitForWrite { $0.hasPrefix(".copy.sqlite.tmp-") }
         kill(backup.processIdentifier, SIGKILL)

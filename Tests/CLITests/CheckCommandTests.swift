@@ -1,17 +1,18 @@
 import Foundation
+@testable import stockroom
 import StockroomTestSupport
 import StockroomMigrations
 import Testing
 
 /// `stockroom check` run as a real process on real files.
 @Suite struct CheckCommandTests {
-    let fixture = BackupFixture()
+    let fixture = CLIDatabase()
 
     @Test func aHealthyDatabaseAndItsBackupPass() throws {
         try fixture.addSampleContent()
         let live = try fixture.stockroom("check")
         #expect(live.status == 0, "\(live)")
-        #expect(live.output == "ok: \(fixture.live): schema version \(MigrationSet.embedded.latestVersion), 3 items and 1 draft")
+        #expect(live.output == "ok: \(fixture.path): schema version \(MigrationSet.embedded.latestVersion), 3 items and 1 draft")
         #expect(live.stderr == "")
 
         let backup = try fixture.backup()
@@ -26,14 +27,14 @@ import Testing
 
     @Test func everyProblemIsOneLineAndTheExitCodeSaysTheContentBreaksARule() throws {
         try fixture.addSampleContent()
-        try #require(try Processes.sqlite3(fixture.live, """
+        try #require(try Processes.sqlite3(fixture.path, """
             PRAGMA ignore_check_constraints = ON;
             UPDATE items SET quantity = 0 WHERE name = 'Keyboard';
             UPDATE items SET color = 'mauve' WHERE name = 'Phone';
             UPDATE schema_migrations SET checksum = 'edited' WHERE version = 2;
             """).status == 0)
         let result = try fixture.stockroom("check")
-        expectOneLineError(result, exitCode: 65, mentioning: "problems")
+        expectFailure(result, code: .dataError, mentioning: "problems")
         let problems = result.lines
         #expect(problems.filter { $0.hasPrefix("constraint: ") }.count == 2, "\(result)")
         #expect(problems.filter { $0.hasPrefix("migrations: ") && $0.contains("modified") }.count == 1, "\(result)")
@@ -42,7 +43,7 @@ import Testing
         #expect(problems.count == 5, "\(result)")
 
         let json = try fixture.stockroom("check", "--format", "json")
-        #expect(json.status == 65)
+        expectFailure(json, code: .dataError)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(object["ok"] as? Bool == false)
         #expect((object["problems"] as? [[String: String]])?.count == 5)
@@ -54,27 +55,27 @@ import Testing
         let backup = try fixture.backup()
         try fixture.corrupt(backup)
         let result = try fixture.stockroom("check", "--db", backup)
-        expectOneLineError(result, exitCode: 74, mentioning: "backup.sqlite")
+        expectFailure(result, code: .ioError, mentioning: "backup.sqlite")
         #expect(result.lines.allSatisfy { $0.hasPrefix("integrity: ") } && !result.lines.isEmpty, "\(result)")
     }
 
     @Test func aMissingFileIsNotCreatedAndAnOlderOneIsNotMigrated() throws {
-        expectOneLineError(try fixture.stockroom("check"), exitCode: 66)
-        #expect(!FileManager.default.fileExists(atPath: fixture.live))
+        expectFailure(try fixture.stockroom("check"), code: .notFound)
+        #expect(!FileManager.default.fileExists(atPath: fixture.path))
 
         try fixture.addSampleContent()
-        try #require(try Processes.sqlite3(fixture.live, "DELETE FROM schema_migrations WHERE version >= 2; DROP TABLE drafts; DROP TABLE item_events;").status == 0)
+        try #require(try Processes.sqlite3(fixture.path, "DELETE FROM schema_migrations WHERE version >= 2; DROP TABLE drafts; DROP TABLE item_events;").status == 0)
         let result = try fixture.stockroom("check")
         #expect(result.status == 0, "\(result)")
         #expect(result.output.contains("schema version 1 of \(MigrationSet.embedded.latestVersion)"), "\(result)")
-        #expect(try fixture.schemaVersion(of: fixture.live) == 1)
+        #expect(try fixture.schemaVersion(of: fixture.path) == 1)
     }
 
     @Test func aDatabaseFromANewerStockroomIsReported() throws {
         try fixture.addSampleContent()
-        try fixture.markAsNewerSchema(fixture.live)
+        try fixture.markAsNewerSchema(fixture.path)
         let result = try fixture.stockroom("check")
-        expectOneLineError(result, exitCode: 65)
+        expectFailure(result, code: .dataError)
         #expect(result.lines == ["migrations: the database has migration 99 that this stockroom does not know; it was created by a newer version"])
     }
 }

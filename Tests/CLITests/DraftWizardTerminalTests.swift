@@ -1,4 +1,5 @@
 import Foundation
+@testable import stockroom
 import StockroomTestSupport
 import Testing
 
@@ -278,16 +279,14 @@ import Testing
     @Test func notATerminalIsRefusedAtOnceAndCreatesNothing() throws {
         for arguments in [["draft", "wizard"], ["draft", "wizard", "--draft", "0193"], ["draft", "wizard", "--duplicate", "0193"]] {
             let result = try database.stockroom(arguments: arguments)
-            #expect(result.failed(with: 64), "\(result)")
-            #expect(result.errorMessage.contains("`stockroom draft add"), "\(result)")
+            expectFailure(result, code: .usage, mentioning: "`stockroom draft add")
             #expect(!database.exists, "no database file is created")
         }
     }
 
     @Test func draftAndDuplicateTogetherAreABadCommandLine() throws {
         let result = try database.stockroom("draft", "wizard", "--draft", "0193", "--duplicate", "0194")
-        #expect(result.failed(with: 64), "\(result)")
-        #expect(result.errorMessage.contains("--draft and --duplicate cannot be used together"), "\(result)")
+        expectFailure(result, code: .usage, mentioning: "--draft and --duplicate cannot be used together")
         #expect(!database.exists)
     }
 

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 @testable import stockroom
 import StockroomTestSupport
@@ -52,5 +53,37 @@ import Testing
         let lines = Failure.Code.helpSection(wrapped: true).split(separator: "\n")
         #expect(lines.allSatisfy { $0.count <= 79 }, "\(lines.filter { $0.count > 79 })")
         #expect(lines.count > Failure.Code.allCases.count)
+    }
+
+    /// Every command below `command`, itself included.
+    func commands(under command: any ParsableCommand.Type = Stockroom.self) -> [any ParsableCommand.Type] {
+        [command] + command.configuration.subcommands.flatMap { commands(under: $0) }
+    }
+
+    /// Each command's help (abstract, discussion, option help) names exit codes by number, and
+    /// every number it names is one of ``Failure/Code``: the texts interpolate the codes, and a
+    /// number written by hand that is no code fails here.
+    @Test func everyExitCodeACommandsHelpNamesIsACode() throws {
+        let codes = Set(Failure.Code.allCases.map(\.rawValue))
+        var named = Set<Int32>()
+        // "exit 65", "exits 3", "exit code 75", "status 1", and each "N meaning" of an
+        // "Exit codes: 66 …; 65 …" list.
+        let single = #/(?i:exits?(?: code)?|status) (\d+)/#
+        let list = #/Exit codes: ([^.]*)/#
+        let item = #/(?:^|; )(\d+) /#
+        for command in commands().dropFirst() {
+            let help = Stockroom.helpMessage(for: command, columns: 10_000)
+                .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            var numbers = help.matches(of: single).compactMap { Int32($0.output.1) }
+            for match in help.matches(of: list) {
+                numbers += String(match.output.1).matches(of: item).compactMap { Int32($0.output.1) }
+            }
+            for number in numbers {
+                #expect(codes.contains(number), "`\(command._commandName) --help` names exit \(number), which is no Failure.Code")
+            }
+            named.formUnion(numbers)
+        }
+        // The check sees what it should: the lists above name most codes.
+        #expect(named.isSuperset(of: [0, 1, 3, 64, 65, 66, 73, 74, 75, 130]), "\(named.sorted())")
     }
 }

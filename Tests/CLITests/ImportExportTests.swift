@@ -1,4 +1,5 @@
 import Foundation
+@testable import stockroom
 import StockroomTestSupport
 import Testing
 
@@ -128,11 +129,11 @@ import Testing
         let output = directory.path("out.csv")
         try write(Array("previous export\n".utf8), to: output)
         let result = try Processes.stockroom(["export", "--format", "csv", "-o", output, "--db", notADatabase])
-        #expect(result.failed(with: 74), "\(result)")
+        expectFailure(result, code: .ioError)
         #expect(try bytes(output) == Data("previous export\n".utf8))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == ["notes.sqlite", "out.csv"])
         let missingFolder = try Processes.stockroom(["export", "-o", directory.path("no/such/out.csv"), "--db", notADatabase])
-        #expect(missingFolder.failed(with: 73) || missingFolder.failed(with: 74), "\(missingFolder)")
+        expectFailure(missingFolder, code: .ioError)  // the database is refused before the output is opened
     }
 
     @Test func aSuccessfulExportReplacesTheFileAndLeavesNoTemporaryFile() throws {
@@ -172,7 +173,7 @@ import Testing
         raw += Array(",\"two\nlines\",,in_stock,1,\n".utf8)                 // 17-18 control character
         try write(raw, to: file)
         let result = try database.stockroom("import", file)
-        #expect(result.status == 65, "\(result)")
+        #expect(result.status == Failure.Code.dataError.rawValue, "\(result)")
         let lines = result.stderr.split(separator: "\n").map(String.init)
         #expect(lines.first == "error: 14 bad rows; nothing was imported")
         let numbers = lines.dropFirst().map { Int($0.prefix(while: { $0 != ":" })) }
@@ -203,7 +204,7 @@ import Testing
         let lines = (1...25).map { "{\"name\":\"n\($0)\",\"status\":{\"case\":\"inStock\",\"quantity\":0}}" }
         try write(Array((lines.joined(separator: "\n") + "\n").utf8), to: file)
         let result = try database.stockroom("import", file)
-        #expect(result.status == 65)
+        #expect(result.status == Failure.Code.dataError.rawValue)
         let errorLines = result.stderr.split(separator: "\n")
         #expect(errorLines.count == 22)
         #expect(errorLines.first == "error: 25 bad rows; nothing was imported")
@@ -230,7 +231,7 @@ import Testing
             """
         try write(Array(text.utf8), to: file)
         let result = try database.stockroom("import", file)
-        #expect(result.status == 65)
+        #expect(result.status == Failure.Code.dataError.rawValue)
         let lines = result.stderr.split(separator: "\n").map(String.init)
         #expect(lines.first == "error: 6 bad rows; nothing was imported")
         #expect(lines.dropFirst().map { $0.prefix(while: { $0 != ":" }) } == ["2", "3", "4", "5", "7", "8"], "\(lines)")
@@ -255,7 +256,7 @@ import Testing
         let before = try DatabaseSnapshot.of(database.path)
 
         let failed = try database.stockroom("import", file)
-        #expect(failed.status == 65)
+        #expect(failed.status == Failure.Code.dataError.rawValue)
         #expect(failed.stderr.split(separator: "\n").count == 8, "\(failed)")
         #expect(failed.stderr.contains("1: id "))
         #expect(failed.stderr.contains(" already exists"))
@@ -315,7 +316,7 @@ import Testing
         #expect(try database.stockroom("items", "delete", id).status == 0)
         let before = try DatabaseSnapshot.of(database.path)
         let result = try database.stockroom("import", file, "--on-conflict", "skip")
-        #expect(result.status == 65, "\(result)")
+        #expect(result.status == Failure.Code.dataError.rawValue, "\(result)")
         #expect(result.stderr.contains("2: id \(id) belonged to a deleted item"), "\(result)")
         #expect(try DatabaseSnapshot.of(database.path) == before)
 
@@ -327,7 +328,7 @@ import Testing
         #expect(try database.sqlite3("SELECT count(*) FROM items;") == "0")
         let emptied = try DatabaseSnapshot.of(database.path)
         let again = try database.stockroom("import", file)
-        #expect(again.status == 65, "\(again)")
+        #expect(again.status == Failure.Code.dataError.rawValue, "\(again)")
         // Found when its history is written, which stops the writing: the first such row.
         #expect(again.stderr.contains("2: id \(id) belonged to a deleted item"), "\(again)")
         #expect(try DatabaseSnapshot.of(database.path) == emptied)
@@ -346,7 +347,7 @@ import Testing
 
         let before = try source.contents()
         let conflicting = try source.stockroom("import", file, "--dry-run")
-        #expect(conflicting.status == 65)
+        #expect(conflicting.status == Failure.Code.dataError.rawValue)
         #expect(conflicting.stderr.hasPrefix("error: 7 bad rows; nothing was imported\n"))
         let skipping = try source.stockroom("import", file, "--dry-run", "--on-conflict", "skip", "--format-summary", "json")
         #expect(skipping.output.hasPrefix("{\"rows\":7,\"imported\":0,\"skipped\":7,\"replaced\":0,\"dryRun\":true,"))
@@ -369,15 +370,15 @@ import Testing
 
     @Test func usageErrors() throws {
         let database = CLIDatabase()
-        #expect(try database.stockroom("import", "missing.csv").failed(with: 66))
-        #expect(try database.stockroom("import", "x.csv", "--format", "jsonl").failed(with: 64))
-        #expect(try database.stockroom("import", "x.json").failed(with: 64))
-        #expect(try database.stockroom("import", "-", "--on-conflict", "merge").failed(with: 64))
-        #expect(try database.stockroom("export", "--format", "xml").failed(with: 64))
+        expectFailure(try database.stockroom("import", "missing.csv"), code: .notFound)
+        expectFailure(try database.stockroom("import", "x.csv", "--format", "jsonl"), code: .usage)
+        expectFailure(try database.stockroom("import", "x.json"), code: .usage)
+        expectFailure(try database.stockroom("import", "-", "--on-conflict", "merge"), code: .usage)
+        expectFailure(try database.stockroom("export", "--format", "xml"), code: .usage)
         let header = database.directory.path("header.csv")
         try write(Array("name,status,price\nA,in_stock\n".utf8), to: header)
         let result = try database.stockroom("import", header)
-        #expect(result.status == 65)
+        #expect(result.status == Failure.Code.dataError.rawValue)
         #expect(result.stderr.contains("1: unknown column 'price'"))
     }
 }

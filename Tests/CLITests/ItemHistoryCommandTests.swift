@@ -1,5 +1,6 @@
 import Foundation
 import StockroomMigrations
+@testable import stockroom
 import StockroomTestSupport
 import Testing
 
@@ -55,10 +56,9 @@ import Testing
 
         let before = try database.contents()
         let stale = try database.stockroom("items", "update", id, "--name", "Cup", "--if-version", "1")
-        #expect(stale.failed(with: 3), "\(stale)")
-        #expect(stale.errorMessage == "item \(id) changed since version 1: it is at version 2 now; nothing was changed")
+        expectFailure(stale, code: .versionConflict, message: "item \(id) changed since version 1: it is at version 2 now; nothing was changed")
         #expect(try database.contents() == before)
-        #expect(try database.stockroom("items", "update", id, "--name", "Cup", "--if-version", "0").failed(with: 64))
+        expectFailure(try database.stockroom("items", "update", id, "--name", "Cup", "--if-version", "0"), code: .usage)
     }
 
     @Test func listFiltersByStatusAndKeepsTheOldFlags() throws {
@@ -75,8 +75,8 @@ import Testing
         #expect(try names("--in-stock") == ["Keyboard"])
         #expect(try names("--out-of-stock") == ["Headphones", "Phone"])
         #expect(try names("--back-order") == ["Phone"])
-        #expect(try database.stockroom("items", "list", "--status", "sold").failed(with: 64))
-        #expect(try database.stockroom("items", "list", "--status", "in-stock", "--back-order").failed(with: 64))
+        expectFailure(try database.stockroom("items", "list", "--status", "sold"), code: .usage)
+        expectFailure(try database.stockroom("items", "list", "--status", "in-stock", "--back-order"), code: .usage)
         let help = try database.stockroom("items", "list", "--help").output
         #expect(help.contains("--status <status>") && !help.contains("--back-order"))
         // CSV writes the status columns as stored.
@@ -176,7 +176,7 @@ import Testing
             UPDATE item_events SET to_quantity = 0 WHERE item_id = '\(kept)';
             """)
         let check = try database.stockroom("check")
-        #expect(check.failed(with: 65), "\(check)")
+        expectFailure(check, code: .dataError)
         let history = check.lines.filter { $0.hasPrefix("history: ") }
         #expect(history.contains { $0.contains(edited) && $0.contains("does not match its row") })
         #expect(history.contains { $0.contains(gap) && $0.contains("version 3 follows version 1") })
@@ -223,8 +223,10 @@ import Testing
             let winners = finished.filter { $0.status == 0 }
             let losers = finished.filter { $0.status != 0 }
             #expect(winners.count == 1 && losers.count == 1, "round \(round): \(finished)")
-            #expect(losers.allSatisfy { $0.failed(with: 3) && $0.errorMessage.hasSuffix("it is at version \(round + 1) now; nothing was changed") },
-                    "round \(round): \(finished)")
+            for loser in losers {
+                expectFailure(loser, code: .versionConflict)
+                #expect(loser.errorMessage.hasSuffix("it is at version \(round + 1) now; nothing was changed"), "round \(round): \(loser)")
+            }
             let name = try database.stockroom("items", "show", id, "--format", "json").output
             #expect(winners.first.map { name.contains($0.output.components(separatedBy: "  ")[0]) } == true)
         }

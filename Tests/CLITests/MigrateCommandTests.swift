@@ -1,4 +1,5 @@
 import Foundation
+@testable import stockroom
 import StockroomTestSupport
 import StockroomMigrations
 import Testing
@@ -43,7 +44,7 @@ import Testing
     @Test func exitCodeFlagFailsWhileMigrationsArePending() throws {
         #expect(try database.stockroom("migrate", "up", "--to", "1").status == 0)
         let pending = try database.stockroom("migrate", "status", "--exit-code")
-        #expect(pending.failed(with: 1), "\(pending)")
+        expectFailure(pending, code: .pending)
         let waiting = MigrationSet.embedded.migrations.dropFirst().map(\.fileName)
         #expect(waiting.first == "0002_create_drafts.sql")
         #expect(pending.errorMessage == "\(waiting.count) migration\(waiting.count == 1 ? " is" : "s are") not applied: \(waiting.joined(separator: ", "))")
@@ -71,8 +72,7 @@ import Testing
 
     @Test func upToAnUnknownVersionIsAUsageErrorThatWritesNothing() throws {
         let result = try database.stockroom("migrate", "up", "--to", "7")
-        #expect(result.failed(with: 64), "\(result)")
-        #expect(result.errorMessage == "--to 7: no migration has that version (known: \(MigrationSet.embedded.migrations.map { String($0.version) }.joined(separator: ", ")))")
+        expectFailure(result, code: .usage, message: "--to 7: no migration has that version (known: \(MigrationSet.embedded.migrations.map { String($0.version) }.joined(separator: ", ")))")
         #expect(!database.exists)
     }
 
@@ -104,7 +104,7 @@ import Testing
             """)
         let before = try database.contents()
         let verify = try database.stockroom("migrate", "verify")
-        #expect(verify.failed(with: 65), "\(verify)")
+        expectFailure(verify, code: .dataError)
         #expect(verify.lines == [
             "index items_by_color_name on items is missing: the migrations create it but the database has none (dropped by hand?)",
             "trigger items_touch on items is in the database but no applied migration creates it (added by hand?)",
@@ -116,8 +116,7 @@ import Testing
 
     @Test func verifyOfAMissingFileIsNotFound() throws {
         let verify = try database.stockroom("migrate", "verify")
-        #expect(verify.failed(with: 66), "\(verify)")
-        #expect(verify.errorMessage == "no database at \(database.path)")
+        expectFailure(verify, code: .notFound, message: "no database at \(database.path)")
         #expect(!database.exists)
     }
 

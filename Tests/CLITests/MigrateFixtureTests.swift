@@ -1,4 +1,5 @@
 import Foundation
+@testable import stockroom
 import StockroomTestSupport
 import Testing
 
@@ -28,7 +29,7 @@ import Testing
     @Test func aStatementFailingMidFileNamesFileStatementAndMessageAndLeavesThePreviousVersion() throws {
         let folder = try fixtures(MigrationFixtures.shelvesAndBoxes, MigrationFixtures.failingMidFile)
         let up = try migrate("up", folder: folder)
-        #expect(up.failed(with: 65), "\(up)")
+        expectFailure(up, code: .dataError)
         #expect(up.errorMessage ==
             "migration 0002_add_labels.sql failed at `UPDATE labels SET colour = 'red'`: no such column: colour (SQLITE_ERROR); rolled back")
         #expect(up.lines == ["Applied 0001_create_shelves_and_boxes.sql"], "\(up)")
@@ -42,8 +43,7 @@ import Testing
         #expect(try migrate("up", folder: try fixtures(MigrationFixtures.shelvesAndBoxes)).status == 0)
         let before = try database.sqlite3(".schema")
         let up = try migrate("up", folder: try fixtures(MigrationFixtures.shelvesAndBoxes, MigrationFixtures.rebuildLeavingOrphans))
-        #expect(up.failed(with: 65), "\(up)")
-        #expect(up.errorMessage == "migration 0002_rebuild_boxes.sql left 2 rows in table 'boxes' violating a foreign key; rolled back")
+        expectFailure(up, code: .dataError, message: "migration 0002_rebuild_boxes.sql left 2 rows in table 'boxes' violating a foreign key; rolled back")
         #expect(try database.sqlite3(".schema") == before)
         #expect(try database.sqlite3("SELECT (SELECT count(*) FROM shelves) || '/' || (SELECT count(*) FROM boxes)") == "2/3")
     }
@@ -65,10 +65,10 @@ import Testing
         let status = try migrate("status", folder: folder)
         #expect(status.lines.contains { $0.hasPrefix("2 ") && $0.hasSuffix("MODIFIED") }, "\(status)")
         let up = try migrate("up", folder: folder)
-        #expect(up.failed(with: 65), "\(up)")
+        expectFailure(up, code: .dataError)
         #expect(up.errorMessage.hasPrefix("applied migration 2 (0002_rebuild_shelves.sql) was modified after it was applied"))
         let verify = try migrate("verify", folder: folder)
-        #expect(verify.failed(with: 65))
+        expectFailure(verify, code: .dataError)
         #expect(verify.lines.first?.hasPrefix("applied migration 2 (0002_rebuild_shelves.sql) was modified") == true)
         #expect(try database.contents() == before)
     }
@@ -90,10 +90,9 @@ import Testing
         let words = status.lines.last?.split(separator: " ").map(String.init) ?? []
         #expect(Array(words.prefix(6)) == ["2", "rebuild_shelves", "unknown", "(newer", "than", "this"], "\(status)")
         let up = try migrate("up", folder: older)
-        #expect(up.failed(with: 65))
-        #expect(up.errorMessage == "the database has migration 2 that this stockroom does not know; it was created by a newer version")
+        expectFailure(up, code: .dataError, message: "the database has migration 2 that this stockroom does not know; it was created by a newer version")
         let verify = try migrate("verify", folder: older)
-        #expect(verify.failed(with: 65))
+        expectFailure(verify, code: .dataError)
         #expect(verify.lines.last == "The schema was not compared: the database records migrations this stockroom does not know.")
     }
 
@@ -101,15 +100,13 @@ import Testing
         #expect(try migrate("up", folder: try fixtures(MigrationFixtures.shelvesAndBoxes, MigrationFixtures.notes)).status == 0)
         let folder = try fixtures(MigrationFixtures.shelvesAndBoxes, MigrationFixtures.rebuildShelves, MigrationFixtures.notes)
         #expect(try migrate("status", folder: folder).lines.contains { $0.hasPrefix("2 ") && $0.contains(" skipped ") })
-        #expect(try migrate("status", "--exit-code", folder: folder).failed(with: 1))
+        expectFailure(try migrate("status", "--exit-code", folder: folder), code: .pending)
         let up = try migrate("up", folder: folder)
-        #expect(up.failed(with: 65))
-        #expect(up.errorMessage == "the database skipped migration 2 although later ones are applied")
+        expectFailure(up, code: .dataError, message: "the database skipped migration 2 although later ones are applied")
     }
 
     @Test func aMissingMigrationsFolderIsNotFound() throws {
         let result = try migrate("status", folder: database.directory.path("nowhere"))
-        #expect(result.failed(with: 66), "\(result)")
-        #expect(result.errorMessage == "no migrations folder at \(database.directory.path("nowhere"))")
+        expectFailure(result, code: .notFound, message: "no migrations folder at \(database.directory.path("nowhere"))")
     }
 }

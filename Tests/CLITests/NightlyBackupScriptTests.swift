@@ -4,7 +4,7 @@ import Testing
 
 /// `scripts/nightly-backup.sh` run for real, with the real `stockroom` binary, on real files.
 @Suite struct NightlyBackupScriptTests {
-    let fixture = BackupFixture()
+    let fixture = CLIDatabase()
     let backups: String
     static let script = Processes.packageRoot.appending(path: "scripts/nightly-backup.sh").path
     static let backupName = #"^stockroom-\d{8}T\d{6}Z\.sqlite$"#
@@ -21,7 +21,7 @@ import Testing
     }
 
     func nightly(keep: Int? = nil, db: String? = nil) throws -> ProcessResult {
-        try runScript(["--dest", backups, "--db", db ?? fixture.live] + (keep.map { ["--keep", String($0)] } ?? []))
+        try runScript(["--dest", backups, "--db", db ?? fixture.path] + (keep.map { ["--keep", String($0)] } ?? []))
     }
 
     /// Everything in the backups folder, hidden files included.
@@ -60,7 +60,7 @@ import Testing
         let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
         #expect(result.stderr.contains("\(size) bytes"), "\(result)")
         #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o600)
-        #expect(try fixture.contents(of: path) == fixture.contents(of: fixture.live))
+        #expect(try fixture.contents(of: path) == fixture.contents(of: fixture.path))
         #expect(try fixture.stockroom("check", "--db", path).status == 0)
     }
 
@@ -94,7 +94,7 @@ import Testing
 
     @Test func aBackupThatFailsItsCheckIsRemovedAndOlderOnesAreKept() throws {
         let planted = try plantOldBackups(days: 1...2)
-        try #require(try Processes.sqlite3(fixture.live,
+        try #require(try Processes.sqlite3(fixture.path,
             "PRAGMA ignore_check_constraints = ON; UPDATE items SET color = 'mauve' WHERE name = 'Phone';").status == 0)
 
         let result = try nightly(keep: 1)
@@ -130,7 +130,7 @@ import Testing
             """.write(toFile: standIn, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: standIn)
 
-        let first = try BackgroundProcess("/bin/bash", [Self.script, "--dest", backups, "--db", fixture.live], environment: [
+        let first = try BackgroundProcess("/bin/bash", [Self.script, "--dest", backups, "--db", fixture.path], environment: [
             "STOCKROOM_BIN": standIn, "STARTED_FIFO": started, "GO_FIFO": go, "REAL_STOCKROOM": Processes.stockroomPath,
         ])
         let signal = try Processes.run("/usr/bin/timeout", ["60", "/usr/bin/head", "-n", "1", started])
@@ -154,11 +154,11 @@ import Testing
             #expect(result.status == 64, "\(arguments): \(result)")
             expectOneLogLine(result, startingWith: "usage error: ")
         }
-        let missingFolder = try runScript(["--dest", fixture.directory.path("no-such-folder"), "--db", fixture.live])
+        let missingFolder = try runScript(["--dest", fixture.directory.path("no-such-folder"), "--db", fixture.path])
         #expect(missingFolder.status == 1, "\(missingFolder)")
         expectOneLogLine(missingFolder, startingWith: "FAILED: backup folder")
 
-        let noBinary = try runScript(["--dest", backups, "--db", fixture.live],
+        let noBinary = try runScript(["--dest", backups, "--db", fixture.path],
                                      environment: ["STOCKROOM_BIN": fixture.directory.path("no-such-binary")])
         #expect(noBinary.status == 69, "\(noBinary)")
         expectOneLogLine(noBinary, startingWith: "FAILED: the stockroom binary was not found")

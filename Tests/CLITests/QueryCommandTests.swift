@@ -1,4 +1,5 @@
 import Foundation
+@testable import stockroom
 import StockroomTestSupport
 import Testing
 
@@ -67,8 +68,7 @@ import Testing
 
     @Test func theWrongNumberOfParametersIsAUsageError() throws {
         let result = try database.stockroom("query", "SELECT ?, ?", "--param", "one")
-        #expect(result.failed(with: 64), "\(result)")
-        #expect(result.errorMessage == "the query has 2 placeholders but 1 --param value was given")
+        expectFailure(result, code: .usage, message: "the query has 2 placeholders but 1 --param value was given")
     }
 
     @Test(arguments: [
@@ -84,7 +84,7 @@ import Testing
     func aWriteIsRefusedAndTheDatabaseIsUntouched(sql: String) throws {
         let before = try database.contents()
         let result = try database.stockroom("query", sql)
-        #expect(result.failed(with: 64), "\(result)")
+        expectFailure(result, code: .usage)
         #expect(result.errorMessage.hasPrefix("the statement would change the database, and only read-only statements are allowed"))
         #expect(result.stdout.isEmpty)
         #expect(try database.contents() == before)
@@ -94,7 +94,7 @@ import Testing
     @Test func vacuumIntoIsRefusedAndWritesNoFile() throws {
         let target = database.directory.path("copy.sqlite")
         let result = try database.stockroom("query", "VACUUM INTO '\(target)'")
-        #expect(result.failed(with: 64), "\(result)")
+        expectFailure(result, code: .usage)
         #expect(!FileManager.default.fileExists(atPath: target))
     }
 
@@ -106,49 +106,41 @@ import Testing
     func featuresTheHardeningBlocksAreRefused(sql: String, reason: String) throws {
         // An 8-byte parameter is what fts3_tokenizer would take as a raw pointer.
         let result = try database.stockroom(arguments: ["query", sql] + (sql.contains("?") ? ["--param", "AAAAAAAA"] : []))
-        #expect(result.failed(with: 64), "\(result)")
-        #expect(result.errorMessage == "cannot run the query: \(reason)")
+        expectFailure(result, code: .usage, message: "cannot run the query: \(reason)")
         #expect(!FileManager.default.fileExists(atPath: "/tmp/stockroom-attached.sqlite"))
     }
 
     @Test func sqlThatDoesNotCompileIsAUsageError() throws {
         let syntax = try database.stockroom("query", "SELEC name FROM items")
-        #expect(syntax.failed(with: 64), "\(syntax)")
-        #expect(syntax.errorMessage == "cannot run the query: near \"SELEC\": syntax error")
+        expectFailure(syntax, code: .usage, message: "cannot run the query: near \"SELEC\": syntax error")
         let missing = try database.stockroom("query", "SELECT * FROM itemz")
-        #expect(missing.failed(with: 64))
-        #expect(missing.errorMessage == "cannot run the query: no such table: itemz")
+        expectFailure(missing, code: .usage, message: "cannot run the query: no such table: itemz")
         let two = try database.stockroom("query", "SELECT 1; SELECT 2")
-        #expect(two.failed(with: 64))
-        #expect(two.errorMessage == "only one statement may be run at a time; found more after the first")
+        expectFailure(two, code: .usage, message: "only one statement may be run at a time; found more after the first")
         let empty = try database.stockroom("query", " ; ")
-        #expect(empty.failed(with: 64))
-        #expect(empty.errorMessage == "no SQL statement was given")
+        expectFailure(empty, code: .usage, message: "no SQL statement was given")
     }
 
     @Test func aStatementFailingWhileRunningIsADataError() throws {
         let result = try database.stockroom("query", "SELECT json('{not json')")
-        #expect(result.failed(with: 65), "\(result)")
-        #expect(result.errorMessage == "the query failed while running: malformed JSON")
+        expectFailure(result, code: .dataError, message: "the query failed while running: malformed JSON")
     }
 
     @Test func aRunawayQueryIsStoppedAtItsTimeLimit() throws {
         let result = try database.stockroom("query", "--timeout", "0.2",
             "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT count(*) FROM n")
-        #expect(result.failed(with: 75), "\(result)")
-        #expect(result.errorMessage == "the query ran past the time limit of 0.2 seconds and was stopped; narrow it or raise --timeout")
+        expectFailure(result, code: .busy, message: "the query ran past the time limit of 0.2 seconds and was stopped; narrow it or raise --timeout")
     }
 
     @Test func aBadTimeoutIsAUsageError() throws {
         let result = try database.stockroom("query", "--timeout", "-1", "SELECT 1")
-        #expect(result.failed(with: 64), "\(result)")
+        expectFailure(result, code: .usage)
     }
 
     @Test func aMissingDatabaseIsNotFoundAndNotCreated() throws {
         let path = database.directory.path("absent.sqlite")
         let result = try Processes.stockroom(["query", "--db", path, "SELECT 1"])
-        #expect(result.failed(with: 66), "\(result)")
-        #expect(result.errorMessage == "no database at \(path)")
+        expectFailure(result, code: .notFound, message: "no database at \(path)")
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 
@@ -156,6 +148,6 @@ import Testing
         let path = database.directory.path("notes.txt")
         try Data("just some text, long enough to not look like an empty database file\n".utf8).write(to: URL(fileURLWithPath: path))
         let result = try Processes.stockroom(["query", "--db", path, "SELECT 1"])
-        #expect(result.failed(with: 74), "\(result)")
+        expectFailure(result, code: .ioError)
     }
 }

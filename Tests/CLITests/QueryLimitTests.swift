@@ -1,4 +1,5 @@
 import Foundation
+@testable import stockroom
 import StockroomTestSupport
 import Testing
 
@@ -23,8 +24,7 @@ import Testing
     func aValuePastTheMaximumLengthStopsTheQuery(sql: String) throws {
         let before = try database.contents()
         let result = try database.stockroom("query", "--timeout", "2", sql)
-        #expect(result.failed(with: 65), "\(result)")
-        #expect(result.errorMessage.contains("longer than 16777216 bytes"))
+        expectFailure(result, code: .dataError, mentioning: "longer than 16777216 bytes")
         #expect(result.errorMessage.contains("--max-value-length"))
         #expect(try database.contents() == before)
     }
@@ -38,7 +38,7 @@ import Testing
 
     @Test func aRaisedMaximumLengthLetsALongerValueThrough() throws {
         let sql = "SELECT length(hex(zeroblob(10000000))) AS n"
-        #expect(try database.stockroom("query", sql).failed(with: 65))
+        expectFailure(try database.stockroom("query", sql), code: .dataError)
         let raised = try database.stockroom("query", "--max-value-length", "30000000", "--format", "csv", sql)
         #expect(raised.status == 0, "\(raised)")
         #expect(raised.lines == ["n", "20000000"])
@@ -47,14 +47,13 @@ import Testing
     @Test func aQueryPastTheMemoryLimitIsStopped() throws {
         let result = try database.stockroom("query", "--max-memory", "16", "--max-value-length", "100000000",
             "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 40) SELECT length(group_concat(hex(randomblob(500000)))) FROM r")
-        #expect(result.failed(with: 65), "\(result)")
-        #expect(result.errorMessage.contains("more than 16 MB of memory"))
+        expectFailure(result, code: .dataError, mentioning: "more than 16 MB of memory")
         #expect(result.errorMessage.contains("--max-memory"))
     }
 
     @Test(arguments: [["--max-value-length", "10"], ["--max-value-length", "2000000000"], ["--max-memory", "1"]])
     func limitsOutOfRangeAreUsageErrors(arguments: [String]) throws {
         let result = try database.stockroom(arguments: ["query"] + arguments + ["SELECT 1"])
-        #expect(result.failed(with: 64), "\(result)")
+        expectFailure(result, code: .usage)
     }
 }

@@ -1,11 +1,12 @@
 import Foundation
 import SQLiteCore
+@testable import stockroom
 import StockroomTestSupport
 import Testing
 
 /// `stockroom restore` run as a real process on real files.
 @Suite struct RestoreCommandTests {
-    let fixture = BackupFixture()
+    let fixture = CLIDatabase()
 
     func safetyCopies() throws -> [String] {
         try fixture.fileNames().filter { $0.contains(".before-restore-") }
@@ -17,16 +18,16 @@ import Testing
         let backedUp = try fixture.contents(of: backup)
         try fixture.stockroom("items", "add", "--name", "Bought after the backup")
         try fixture.stockroom("draft", "add", "--name", "Started after the backup")
-        let changed = try fixture.contents(of: fixture.live)
+        let changed = try fixture.contents(of: fixture.path)
 
         let refused = try fixture.stockroom("restore", backup)
-        expectOneLineError(refused, exitCode: 73, mentioning: "4 items and 2 drafts")
-        #expect(try fixture.contents(of: fixture.live) == changed)
+        expectFailure(refused, code: .cannotCreate, mentioning: "4 items and 2 drafts")
+        #expect(try fixture.contents(of: fixture.path) == changed)
         #expect(try safetyCopies() == [])
 
         let restored = try fixture.stockroom("restore", backup, "--force")
         #expect(restored.status == 0, "\(restored)")
-        #expect(try fixture.contents(of: fixture.live) == backedUp)
+        #expect(try fixture.contents(of: fixture.path) == backedUp)
         let kept = try safetyCopies()
         try #require(kept.count == 1)
         #expect(kept[0].range(of: #"^inventory\.before-restore-\d{8}T\d{6}Z\.sqlite$"#, options: .regularExpression) != nil, "\(kept)")
@@ -43,8 +44,8 @@ import Testing
         let backup = try fixture.backup()
         try fixture.addBulkItems(500)
         // This test process is the other process: one connection idle, one inside a read.
-        let idle = try Database(path: fixture.live)
-        let reading = try Database(path: fixture.live)
+        let idle = try Database(path: fixture.path)
+        let reading = try Database(path: fixture.path)
         let count = "SELECT count(*) FROM items"
         func items(_ database: Database) throws -> Int {
             try database.withStatement(count) { try $0.step(); return $0.int(at: 0) }
@@ -73,13 +74,13 @@ import Testing
         try fixture.addSampleContent()
         let backup = try fixture.backup()
         try fixture.stockroom("items", "add", "--name", "Unsaved yet")
-        let before = try fixture.contents(of: fixture.live)
-        let writer = try Database(path: fixture.live)
+        let before = try fixture.contents(of: fixture.path)
+        let writer = try Database(path: fixture.path)
         try writer.writeTransaction {
             let result = try fixture.stockroom("restore", backup, "--force", "--busy-timeout", "0")
-            expectOneLineError(result, exitCode: 75)
+            expectFailure(result, code: .busy)
         }
-        #expect(try fixture.contents(of: fixture.live) == before)
+        #expect(try fixture.contents(of: fixture.path) == before)
         #expect(try safetyCopies() == [])
     }
 
@@ -92,34 +93,34 @@ import Testing
         try fixture.addSampleContent()
         try fixture.addBulkItems(3_000)
         let source = try fixture.backup()
-        let expectedCode: Int32
+        let expectedCode: Failure.Code
         switch bad {
         case .missing:
             try FileManager.default.removeItem(atPath: source)
-            expectedCode = 66
+            expectedCode = .notFound
         case .notADatabase:
             try "id,name\n1,Keyboard\n".write(toFile: source, atomically: false, encoding: .utf8)
-            expectedCode = 74
+            expectedCode = .ioError
         case .truncated:
             try fixture.truncate(source)
-            expectedCode = 74
+            expectedCode = .ioError
         case .corrupted:
             try fixture.corrupt(source)
-            expectedCode = 74
+            expectedCode = .ioError
         case .newerSchema:
             try fixture.markAsNewerSchema(source)
-            expectedCode = 65
+            expectedCode = .dataError
         case .notStockroom:
             try #require(try Processes.sqlite3(source, "DROP TABLE schema_migrations;").status == 0)
-            expectedCode = 65
+            expectedCode = .dataError
         }
         try fixture.stockroom("items", "add", "--name", "Only in the live database")
-        let before = try fixture.contents(of: fixture.live)
+        let before = try fixture.contents(of: fixture.path)
         let filesBefore = try fixture.fileNames()
 
         let result = try fixture.stockroom("restore", source, "--force")
-        expectOneLineError(result, exitCode: expectedCode, mentioning: "backup.sqlite")
-        #expect(try fixture.contents(of: fixture.live) == before)
+        expectFailure(result, code: expectedCode, mentioning: "backup.sqlite")
+        #expect(try fixture.contents(of: fixture.path) == before)
         #expect(try fixture.fileNames() == filesBefore, "no safety copy, no temporary file")
     }
 
@@ -135,8 +136,8 @@ import Testing
 
     @Test func restoringTheDatabaseOntoItselfIsRefused() throws {
         try fixture.addSampleContent()
-        let before = try fixture.contents(of: fixture.live)
-        expectOneLineError(try fixture.stockroom("restore", fixture.live, "--force"), exitCode: 64)
-        #expect(try fixture.contents(of: fixture.live) == before)
+        let before = try fixture.contents(of: fixture.path)
+        expectFailure(try fixture.stockroom("restore", fixture.path, "--force"), code: .usage)
+        #expect(try fixture.contents(of: fixture.path) == before)
     }
 }

@@ -4,20 +4,15 @@ import Testing
 
 /// The README's walk-through, run through the real binary on a real file.
 @Suite struct WalkthroughTests {
-    let directory = TemporaryDirectory()
-    var database: String { directory.path("inventory.sqlite") }
-
-    func stockroom(_ arguments: String...) throws -> ProcessResult {
-        try Processes.stockroom(arguments, environment: ["STOCKROOM_DB": database])
-    }
+    let database = CLIDatabase()
 
     @Test func sampleItemsListInNameOrderWithTheirStatus() throws {
-        #expect(try stockroom("items", "add", "--name", "Keyboard", "--color", "blue", "--quantity", "100").status == 0)
-        #expect(try stockroom("items", "add", "--name", "Charger", "--color", "yellow", "--quantity", "20").status == 0)
-        #expect(try stockroom("items", "add", "--name", "Phone", "--color", "green", "--out-of-stock", "--back-order").status == 0)
-        #expect(try stockroom("items", "add", "--name", "Headphones", "--color", "green", "--out-of-stock").status == 0)
+        #expect(try database.stockroom("items", "add", "--name", "Keyboard", "--color", "blue", "--quantity", "100").status == 0)
+        #expect(try database.stockroom("items", "add", "--name", "Charger", "--color", "yellow", "--quantity", "20").status == 0)
+        #expect(try database.stockroom("items", "add", "--name", "Phone", "--color", "green", "--out-of-stock", "--back-order").status == 0)
+        #expect(try database.stockroom("items", "add", "--name", "Headphones", "--color", "green", "--out-of-stock").status == 0)
 
-        let list = try stockroom("items", "list")
+        let list = try database.stockroom("items", "list")
         #expect(list.status == 0, "\(list)")
         let rows = list.lines.dropFirst().map { $0.split(separator: " ", maxSplits: 1).last.map(String.init) ?? "" }
             .map { $0.trimmingCharacters(in: .whitespaces) }

@@ -1,5 +1,6 @@
 import Foundation
 import Inventory
+import TextFormats
 import Testing
 
 /// The name rule, in the domain: no control characters; invisible characters count as blank.
@@ -28,15 +29,15 @@ import Testing
     func visibleNamesAreKept(name: String) throws {
         #expect(!Item.isBlank(name))
         try Item(name: name).validate()
-        #expect(ItemName.visible(name) == name)
+        #expect(Presentation.displayName(name) == name)
     }
 
     @Test func storedControlCharactersAreShownEscapedNeverRaw() {
         let name = "evil\u{1B}[31mred\nx\u{9B}\u{7F}"
-        let outputs = [Presentation.displayName(name), ItemName.visible(name), JSONPresentation.string(name)]
+        let outputs = [Presentation.displayName(name), JSONPresentation.object(for: Item(name: name))]
         for output in outputs {
-            #expect(!output.unicodeScalars.contains(where: ItemName.isControl), "\(output.debugDescription)")
+            #expect(!output.unicodeScalars.contains(where: ControlCharacters.contains), "\(output.debugDescription)")
         }
-        #expect(ItemName.visible(name) == #"evil\u001b[31mred\nx\u009b\u007f"#)
+        #expect(Presentation.displayName(name) == #"evil\u001b[31mred\nx\u009b\u007f"#)
     }
 }

@@ -53,11 +53,18 @@ public enum Processes {
     public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Runs `stockroom ARGUMENTS` with `STOCKROOM_DB` unset unless given in `environment`.
+    /// Runs `stockroom ARGUMENTS` with `STOCKROOM_DB` unset unless given in `environment`: the
+    /// one way CLI tests run the binary (CLITests' `CLIDatabase` only adds its file's path).
     @discardableResult
-    public static func stockroom(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) throws -> ProcessResult {
-        try run(stockroomPath, arguments, environment: environment, stdin: stdin)
+    public static func stockroom(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil,
+                                 workingDirectory: URL? = nil, timeoutSeconds: Double = defaultTimeoutSeconds) throws -> ProcessResult {
+        try run(stockroomPath, arguments, environment: environment, stdin: stdin,
+                workingDirectory: workingDirectory, timeoutSeconds: timeoutSeconds)
     }
+
+    /// How long a process may run before it is killed and the test sees 128 + SIGKILL: long
+    /// enough for a loaded machine, short enough that a hang fails instead of stalling the suite.
+    public static let defaultTimeoutSeconds: Double = 300
 
     /// Runs the `sqlite3` shell on `database` with `sql` on standard input.
     ///
@@ -68,11 +75,15 @@ public enum Processes {
         try run("/usr/bin/sqlite3", ["-cmd", ".timeout 5000"] + options + [database], stdin: sql)
     }
 
-    /// Runs an executable to completion and captures its output.
+    /// Runs an executable to completion and captures its output; past `timeoutSeconds` it is
+    /// killed (status 128 + SIGKILL) so that a hang fails the test instead of stalling the suite.
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                           stdin: String? = nil, workingDirectory: URL? = nil) throws -> ProcessResult {
+                           stdin: String? = nil, workingDirectory: URL? = nil,
+                           timeoutSeconds: Double = defaultTimeoutSeconds) throws -> ProcessResult {
         let process = configuredProcess(executable, arguments, environment: environment)
         if let workingDirectory { process.currentDirectoryURL = workingDirectory }
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
         let output = Pipe(), errors = Pipe(), input = Pipe()
         process.standardOutput = output
         process.standardError = errors
@@ -91,6 +102,10 @@ public enum Processes {
         }
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try? input.fileHandleForWriting.close()
+        if exited.wait(timeout: .now() + timeoutSeconds) == .timedOut {
+            kill(process.processIdentifier, SIGKILL)
+            exited.wait()
+        }
         process.waitUntilExit()
         group.wait()
         let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus

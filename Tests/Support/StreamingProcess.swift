@@ -33,9 +33,11 @@ public enum StreamingProcess {
             received.append(chunk)
         }
         let wasStillRunning = process.isRunning
-        // Stop it as `head` would, by closing the pipe: its next write ends it with SIGPIPE.
-        // SIGTERM would not do: it is blocked in the test runner, and children inherit that.
+        // Stop it. Closing the pipe, as `head` would, is not enough: the test runner ignores
+        // SIGPIPE and children inherit that, so the writer would go on, its writes failing,
+        // until something else stopped it. SIGTERM is blocked the same way; SIGKILL cannot be.
         try output.fileHandleForReading.close()
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         // Split bytes, not Characters: "\r\n" is one Character and would never split on "\n".
         let lines = received.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)

@@ -106,7 +106,7 @@ public enum DatabaseRestore {
     /// after the date for further restores within the same second.
     static func safetyCopyPath(for livePath: String, at date: Date, attempt: Int) -> String {
         let url = URL(fileURLWithPath: livePath)
-        let stamp = CompactUTC.string(from: date) + (attempt > 1 ? "-\(attempt)" : "")
+        let stamp = Timestamp.compact(date) + (attempt > 1 ? "-\(attempt)" : "")
         let stem = url.deletingPathExtension().lastPathComponent
         let name = url.pathExtension.isEmpty
             ? "\(url.lastPathComponent).before-restore-\(stamp)"
@@ -122,16 +122,5 @@ public enum DatabaseRestore {
             while try statement.step() { names.append(statement.text(at: 0)) }
             return names
         }
-    }
-}
-
-/// UTC timestamps for file names: `20261122T153501Z` (ISO 8601 basic format), which sort by time.
-enum CompactUTC {
-    static func string(from date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))Z"
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
+import TextFormats
 
 /// A buffered writer to a file descriptor, for writers that produce bytes one field at a time.
-final class ByteOutput {
+final class ByteOutput: ByteSink {
     private let descriptor: Int32
     private let buffer: UnsafeMutablePointer<UInt8>
     private let capacity: Int

@@ -1,5 +1,6 @@
 import Foundation
 import Inventory
+import TextFormats
 
 /// One row of an import file, decoded and checked against the domain's rules.
 struct ImportedRow {
@@ -163,9 +164,9 @@ final class ImportRowDecoder {
                 case "status": key = .status
                 case "createdAt": key = .createdAt
                 case "updatedAt": key = .updatedAt
-                case let other: throw RowProblem("unknown key \(JSONPresentation.string(other)) (keys: id, name, color, status, createdAt, updatedAt)")
+                case let other: throw RowProblem("unknown key \(JSONText.string(other)) (keys: id, name, color, status, createdAt, updatedAt)")
                 }
-                guard seen & (1 << key.rawValue) == 0 else { throw RowProblem("key \(JSONPresentation.string(String(decoding: scratch, as: UTF8.self))) appears twice") }
+                guard seen & (1 << key.rawValue) == 0 else { throw RowProblem("key \(JSONText.string(String(decoding: scratch, as: UTF8.self))) appears twice") }
                 seen |= 1 << key.rawValue
                 try scanner.expect(UInt8(ascii: ":"))
                 switch key {
@@ -218,7 +219,7 @@ final class ImportRowDecoder {
                     hasCase = true
                 case "quantity": quantity = try scanner.integer()
                 case "isOnBackOrder": flag = try scanner.bool()
-                case let other: throw RowProblem("unknown key \(JSONPresentation.string(other)) in status (keys: case, quantity, isOnBackOrder)")
+                case let other: throw RowProblem("unknown key \(JSONText.string(other)) in status (keys: case, quantity, isOnBackOrder)")
                 }
             } while try scanner.more(before: UInt8(ascii: "}"))
         }
@@ -236,7 +237,7 @@ final class ImportRowDecoder {
             guard let flag else { throw RowProblem("\(outOfStock) needs isOnBackOrder true or false") }
             return .outOfStock(isOnBackOrder: flag)
         }
-        throw RowProblem("unknown status case \(JSONPresentation.string(String(decoding: statusCase, as: UTF8.self))) (\(inStock) or \(outOfStock))")
+        throw RowProblem("unknown status case \(JSONText.string(String(decoding: statusCase, as: UTF8.self))) (\(inStock) or \(outOfStock))")
     }
 
     // MARK: Fields
@@ -325,6 +326,6 @@ final class ImportRowDecoder {
     static func quoted(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         let text = String(decoding: bytes, as: UTF8.self)
         let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
-        return JSONPresentation.string(shown)
+        return JSONText.string(shown)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Inventory
 import SQLiteCore
+import TextFormats
 
 /// Writes every item, ordered by id, as CSV, JSON Lines or a JSON array.
 ///
@@ -166,7 +167,7 @@ public enum ItemExport {
         try output.append("{\"id\":\"")
         try statement.withText(at: row.id) { id in try output.append(id) }
         try output.append("\",\"name\":")
-        try statement.withText(at: row.name) { name in try writeJSONString(name, to: output) }
+        try statement.withText(at: row.name) { name in try JSONText.writeString(name, to: output) }
         try output.append(",\"color\":")
         if let color = row.color {
             try output.append(UInt8(ascii: "\""))
@@ -190,45 +191,5 @@ public enum ItemExport {
         try output.append("\",\"updatedAt\":\"")
         try statement.withText(at: layout.updatedAt) { time in try output.append(time) }
         try output.append("\"}")
-    }
-
-    /// A JSON string literal, escaped as ``JSONPresentation/appendString(_:to:)`` does: C0, DEL
-    /// and C1 controls (U+0080-U+009F, UTF-8 `C2 80`-`C2 9F`) as `\u00XX`, so an export never
-    /// carries a raw control character that a row written by hand may hold.
-    @inline(__always)
-    static func writeJSONString(_ text: UnsafeBufferPointer<UInt8>, to output: ByteOutput) throws {
-        try output.append(UInt8(ascii: "\""))
-        var plainStart = 0
-        var index = 0
-        while index < text.count {
-            let byte = text[index]
-            let isC1 = byte == 0xC2 && index + 1 < text.count && (0x80...0x9F).contains(text[index + 1])
-            guard byte < 0x20 || byte == 0x7F || isC1 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
-                index += 1
-                continue
-            }
-            try output.append(UnsafeBufferPointer(rebasing: text[plainStart..<index]))
-            switch byte {
-            case UInt8(ascii: "\""): try output.append("\\\"")
-            case UInt8(ascii: "\\"): try output.append("\\\\")
-            case 0x0A: try output.append("\\n")
-            case 0x0D: try output.append("\\r")
-            case 0x09: try output.append("\\t")
-            default:
-                let scalar = isC1 ? text[index + 1] : byte
-                try output.append("\\u00")
-                try output.append(hexDigit(scalar >> 4))
-                try output.append(hexDigit(scalar & 0x0F))
-            }
-            index += isC1 ? 2 : 1
-            plainStart = index
-        }
-        try output.append(UnsafeBufferPointer(rebasing: text[plainStart...]))
-        try output.append(UInt8(ascii: "\""))
-    }
-
-    @inline(__always)
-    private static func hexDigit(_ value: UInt8) -> UInt8 {
-        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 }

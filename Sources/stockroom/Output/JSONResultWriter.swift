@@ -1,5 +1,6 @@
 import Inventory
 import SQLiteCore
+import TextFormats
 
 /// Query results as a JSON array of objects, one object per line, keys in column order.
 /// A column name that repeats gets `_2`, `_3`… so every key in an object is unique.
@@ -8,7 +9,7 @@ struct JSONResultWriter: ResultWriter {
     private var isFirstRow = true
 
     mutating func begin(columns: [String]) {
-        keys = Self.uniqueNames(columns).map(JSONPresentation.string)
+        keys = Self.uniqueNames(columns).map(JSONText.string)
         Output.write("[")
     }
 

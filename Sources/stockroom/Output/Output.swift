@@ -3,7 +3,7 @@ import Inventory
 import StockroomStore
 
 /// Writes results to standard output in the chosen format. Presentation itself lives in the
-/// Inventory module; this only chooses and serialises.
+/// Inventory module, JSON, CSV and table syntax in TextFormats; this only chooses and writes.
 enum Output {
     static func line(_ text: String) {
         print(text)
@@ -11,15 +11,6 @@ enum Output {
 
     static func lines(_ texts: [String]) {
         for text in texts { print(text) }
-    }
-
-    /// One CSV record per RFC 4180: fields quoted when they hold a comma, quote or line break.
-    static func csvRecord(_ fields: [String]) -> String {
-        fields.map { field in
-            // Quoted when it holds a separator, a quote or any control character (line breaks included).
-            guard field.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || ItemName.isControl($0) }) else { return field }
-            return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-        }.joined(separator: ",") + "\r"
     }
 
     /// The columns of `items`, as the codecs name them.

@@ -1,4 +1,5 @@
 import SQLiteCore
+import TextFormats
 
 /// Query results as aligned columns under a header, for people.
 ///
@@ -24,7 +25,7 @@ struct TableResultWriter: ResultWriter {
     mutating func write(_ row: [SQLiteValue]) {
         let cells = row.map(ValueText.cell)
         if let widths {
-            Output.line(Self.line(cells, widths: widths))
+            Output.line(TextTable.line(cells, widths: widths))
             return
         }
         pending.append(cells)
@@ -37,16 +38,9 @@ struct TableResultWriter: ResultWriter {
     }
 
     private mutating func flush() {
-        let widths = header.indices.map { column in ([header] + pending).map { $0[column].count }.max() ?? 0 }
-        for cells in [header] + pending { Output.line(Self.line(cells, widths: widths)) }
+        let widths = TextTable.columnWidths([header] + pending)
+        for cells in [header] + pending { Output.line(TextTable.line(cells, widths: widths)) }
         self.widths = widths
         pending = []
-    }
-
-    /// Two spaces between columns and no trailing spaces, as `Presentation.alignedTable`.
-    private static func line(_ cells: [String], widths: [Int]) -> String {
-        cells.enumerated().map { column, cell in
-            column == cells.count - 1 ? cell : cell + String(repeating: " ", count: max(0, widths[column] - cell.count))
-        }.joined(separator: "  ")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Inventory
 import SQLiteCore
+import TextFormats
 
 /// How one SQLite value reads in each output format.
 enum ValueText {
@@ -14,8 +15,8 @@ enum ValueText {
         case .real(let real) where real.isInfinite: real < 0 ? "-9e999" : "9e999"
         case .real(let real) where real.isNaN: "null"
         case .real(let real): String(real)
-        case .text(let text): JSONPresentation.string(text)
-        case .blob(let bytes): JSONPresentation.string(Data(bytes).base64EncodedString())
+        case .text(let text): JSONText.string(text)
+        case .blob(let bytes): JSONText.string(Data(bytes).base64EncodedString())
         }
     }
 
@@ -31,7 +32,7 @@ enum ValueText {
     }
 
     /// A table cell on one line: NULL reads `NULL`, a blob `x'0a1b'`, and control characters
-    /// in text are escaped (`\n`, `\t`, `\u001b`; ``ItemName/visible(_:)``) so every row stays one
+    /// in text are escaped (`\n`, `\t`, `\u001b`; ``ControlCharacters/escaped(_:)``) so every row stays one
     /// line and nothing reaches the terminal raw.
     static func cell(_ value: SQLiteValue) -> String {
         switch value {
@@ -39,7 +40,7 @@ enum ValueText {
         case .integer(let integer): return String(integer)
         case .real(let real): return plain(real)
         case .blob: return value.debugDescription
-        case .text(let text): return ItemName.visible(text)
+        case .text(let text): return ControlCharacters.escaped(text)
         }
     }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Inventory
 import StockroomStore
+import TextFormats
 
 /// `stockroom backup DEST`: an online, checked copy of the database.
 struct BackupCommand: ParsableCommand {
@@ -14,9 +15,9 @@ struct BackupCommand: ParsableCommand {
             only then renamed to DEST, readable by its owner only. A backup killed outright \
             leaves its temporary file; the next backup to the same DEST removes it. The database is read, never \
             migrated, so any schema version can be backed up. On a terminal, progress goes to \
-            stderr. Exit codes: 66 no database; 65 not a Stockroom database; 73 DEST exists \
-            (without --force) or cannot be created; 74 the copy failed its check or could not be \
-            written, or DEST is written but the folder could not be synced; 75 busy.
+            stderr. Exit codes: \(Failure.Code.notFound.rawValue) no database; \(Failure.Code.dataError.rawValue) not a Stockroom database; \(Failure.Code.cannotCreate.rawValue) DEST exists \
+            (without --force) or cannot be created; \(Failure.Code.ioError.rawValue) the copy failed its check or could not be \
+            written, or DEST is written but the folder could not be synced; \(Failure.Code.busy.rawValue) busy.
             """
     )
 
@@ -45,7 +46,11 @@ struct BackupCommand: ParsableCommand {
         case .text:
             Output.line("Backed up \(summary.itemsAndDrafts) (schema version \(summary.schemaVersion)) to \(result.path): \(result.pages) pages, \(result.bytes) bytes, \(seconds) s")
         case .json:
-            Output.line("{\"path\":\(JSONPresentation.string(result.path)),\"bytes\":\(result.bytes),\"pages\":\(result.pages),\"seconds\":\(seconds),\"schemaVersion\":\(summary.schemaVersion),\"items\":\(summary.itemCount),\"drafts\":\(summary.draftCount)}")
+            Output.line(JSONText.object([
+                "path": JSONText.string(result.path), "bytes": String(result.bytes), "pages": String(result.pages),
+                "seconds": seconds, "schemaVersion": String(summary.schemaVersion),
+                "items": String(summary.itemCount), "drafts": String(summary.draftCount),
+            ]))
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Inventory
 import StockroomStore
+import TextFormats
 
 /// `stockroom check`: is this database (or backup) sound and fully readable?
 struct CheckCommand: ParsableCommand {
@@ -12,9 +13,9 @@ struct CheckCommand: ParsableCommand {
             ones this stockroom knows (versions and checksums), decodes every row of items, \
             drafts and item_events, and replays each item's history against its row (no gaps in \
             versions, each event following from the one before, the latest matching the item). \
-            Prints one line per problem on stdout. Exit codes: 0 all is well; 65 \
-            problems with the content (rows, migrations, foreign keys); 74 the file is damaged \
-            or not a database; 66 no such file; 75 busy.
+            Prints one line per problem on stdout. Exit codes: \(Failure.Code.success.rawValue) all is well; \(Failure.Code.dataError.rawValue) \
+            problems with the content (rows, migrations, foreign keys); \(Failure.Code.ioError.rawValue) the file is damaged \
+            or not a database; \(Failure.Code.notFound.rawValue) no such file; \(Failure.Code.busy.rawValue) busy.
             """
     )
 
@@ -47,14 +48,17 @@ struct CheckCommand: ParsableCommand {
 
     private func json(_ report: DatabaseCheck.Report, path: String) -> String {
         let problems = report.problems.map { problem in
-            "{\"kind\":\"\(problem.kind.rawValue)\",\"message\":\(JSONPresentation.string(problem.message))}"
+            JSONText.object(["kind": JSONText.string(problem.kind.rawValue), "message": JSONText.string(problem.message)])
         }
         let summary = report.summary
-        return "{\"path\":\(JSONPresentation.string(path)),\"ok\":\(report.isHealthy)"
-            + ",\"schemaVersion\":\(summary.map { String($0.schemaVersion) } ?? "null")"
-            + ",\"latestKnownSchemaVersion\":\(report.latestKnownVersion)"
-            + ",\"items\":\(summary.map { String($0.itemCount) } ?? "null")"
-            + ",\"drafts\":\(summary.map { String($0.draftCount) } ?? "null")"
-            + ",\"problems\":\(JSONPresentation.array(problems))}"
+        return JSONText.object([
+            "path": JSONText.string(path),
+            "ok": String(report.isHealthy),
+            "schemaVersion": summary.map { String($0.schemaVersion) } ?? "null",
+            "latestKnownSchemaVersion": String(report.latestKnownVersion),
+            "items": summary.map { String($0.itemCount) } ?? "null",
+            "drafts": summary.map { String($0.draftCount) } ?? "null",
+            "problems": JSONText.array(problems),
+        ])
     }
 }

@@ -11,9 +11,9 @@ struct RestoreCommand: ParsableCommand {
             lock, the current content is kept as a dated safety copy beside the database \
             (NAME.before-restore-YYYYmmddTHHMMSSZ.EXT) and SRC is copied into the live file \
             through SQLite, so processes that have it open see the old content or the new, never \
-            a mix. Exit codes: 66 SRC missing; 64 SRC is the database itself; 65 SRC breaks a \
-            rule (unknown migrations, undecodable rows, not a Stockroom database); 74 SRC is not \
-            a database or is damaged; 73 the database holds data (without --force); 75 busy.
+            a mix. Exit codes: \(Failure.Code.notFound.rawValue) SRC missing; \(Failure.Code.usage.rawValue) SRC is the database itself; \(Failure.Code.dataError.rawValue) SRC breaks a \
+            rule (unknown migrations, undecodable rows, not a Stockroom database); \(Failure.Code.ioError.rawValue) SRC is not \
+            a database or is damaged; \(Failure.Code.cannotCreate.rawValue) the database holds data (without --force); \(Failure.Code.busy.rawValue) busy.
             """
     )
 

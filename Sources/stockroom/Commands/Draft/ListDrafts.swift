@@ -1,5 +1,6 @@
 import ArgumentParser
 import Inventory
+import TextFormats
 
 /// `stockroom draft list`: the open drafts.
 struct ListDrafts: ParsableCommand {
@@ -13,7 +14,7 @@ struct ListDrafts: ParsableCommand {
     func run() throws {
         let drafts = try database.openStoreForReading(.drafts).drafts.all()
         switch format {
-        case .json: Output.line(JSONPresentation.array(drafts.map(JSONPresentation.object(for:))))
+        case .json: Output.line(JSONText.array(drafts.map(JSONPresentation.object(for:))))
         case .table: Output.lines(Presentation.table(for: drafts))
         }
     }

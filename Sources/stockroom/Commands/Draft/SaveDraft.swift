@@ -5,7 +5,7 @@ struct SaveDraft: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "save",
         abstract: "Save a draft as a new item and print the item's id.",
-        discussion: "The item is inserted and the draft deleted in one transaction. A blank name is refused (exit 65) and the draft kept."
+        discussion: "The item is inserted and the draft deleted in one transaction. A blank name is refused (exit \(Failure.Code.dataError.rawValue)) and the draft kept."
     )
 
     @OptionGroup var database: DatabaseOptions

@@ -17,10 +17,10 @@ struct WizardDraft: ParsableCommand {
             Asks for the name, the colour, whether any are in stock, then the quantity or whether \
             more are on back order, and shows the draft to save, edit, cancel or keep. Enter takes \
             the value in brackets; a line with just < goes back a step. Each answer is stored in \
-            the draft as soon as it is given. Ctrl-C (exit 130) or Ctrl-D (exit 0) stops and keeps \
+            the draft as soon as it is given. Ctrl-C (exit \(Failure.Code.interrupted.rawValue)) or Ctrl-D (exit \(Failure.Code.success.rawValue)) stops and keeps \
             the draft, printing the command that resumes it. If another process saves or cancels \
-            the draft meanwhile, the wizard says so and exits 66. Needs a terminal: scripts use \
-            `draft add` with options, then `draft save` (exit 64 otherwise).
+            the draft meanwhile, the wizard says so and exits \(Failure.Code.notFound.rawValue). Needs a terminal: scripts use \
+            `draft add` with options, then `draft save` (exit \(Failure.Code.usage.rawValue) otherwise).
             """
     )
 

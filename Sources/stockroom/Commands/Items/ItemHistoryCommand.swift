@@ -1,5 +1,6 @@
 import ArgumentParser
 import Inventory
+import TextFormats
 
 /// `stockroom items history`: every change to an item, oldest first.
 struct ItemHistoryCommand: ParsableCommand {
@@ -30,11 +31,11 @@ struct ItemHistoryCommand: ParsableCommand {
         case .table:
             Output.lines(Presentation.history(try items.history(id: itemID)))
         case .json:
-            Output.line(JSONPresentation.array(try items.history(id: itemID).map(JSONPresentation.object(for:))))
+            Output.line(JSONText.array(try items.history(id: itemID).map(JSONPresentation.object(for:))))
         case .csv:
             let (names, rows) = try items.historyColumns(id: itemID)
-            Output.write(Output.csvRecord(names) + "\n")
-            for row in rows { Output.write(Output.csvRecord(row) + "\n") }
+            Output.write(CSVText.record(names))
+            for row in rows { Output.write(CSVText.record(row)) }
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Inventory
 import StockroomStore
+import TextFormats
 
 /// `stockroom items list`: filters, pages and prints items.
 extension ItemQuery.StatusFilter: ExpressibleByArgument {
@@ -102,9 +103,9 @@ struct ListItems: ParsableCommand {
             }
             Output.line("]")
         case .csv:
-            Output.write(Output.csvRecord(Output.itemCSVHeader) + "\n")
+            Output.write(CSVText.record(Output.itemCSVHeader))
             try items.forEachItem(matching: query) { item in
-                Output.write(Output.csvRecord(Output.csvFields(for: item)) + "\n")
+                Output.write(CSVText.record(Output.csvFields(for: item)))
             }
         }
     }

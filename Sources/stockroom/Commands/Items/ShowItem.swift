@@ -31,8 +31,7 @@ struct ShowItem: ParsableCommand {
         }
         switch format {
         case .json:
-            let object = JSONPresentation.object(for: item)
-            Output.line(object.dropLast() + ",\"version\":\(version)}")
+            Output.line(JSONPresentation.object(for: item, version: version))
         case .table: Output.lines(Presentation.details(for: item, version: version))
         }
     }

@@ -10,7 +10,7 @@ struct UpdateItem: ParsableCommand {
             Fields not mentioned stay as they are. Each update that changes something is one new \
             version of the item (see `items history`). With --if-version N the update happens \
             only while the item is still at version N; otherwise nothing changes and the command \
-            exits 3, saying which version the item is at now: read, decide, then update with \
+            exits \(Failure.Code.versionConflict.rawValue), saying which version the item is at now: read, decide, then update with \
             --if-version to change an item safely while others may be changing it too.
             """
     )

@@ -5,7 +5,7 @@ import StockroomMigrations
 struct MigrateVerify: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
-        abstract: "Check checksums, versions and the live schema against the migrations; exit 65 when anything is off.",
+        abstract: "Check checksums, versions and the live schema against the migrations; exit \(Failure.Code.dataError.rawValue) when anything is off.",
         discussion: """
             Reports an applied file that was edited, a version this stockroom does not know, a \
             skipped version, and any difference between the live schema and the schema the \

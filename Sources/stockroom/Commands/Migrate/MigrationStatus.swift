@@ -2,6 +2,7 @@ import ArgumentParser
 import Inventory
 import SQLiteCore
 import StockroomMigrations
+import TextFormats
 
 /// `stockroom migrate status`: which migrations are applied, pending, skipped or unknown.
 struct MigrationStatus: ParsableCommand {
@@ -22,7 +23,7 @@ struct MigrationStatus: ParsableCommand {
     @Option(help: "Output format.")
     var format: OutputFormat = .table
 
-    @Flag(help: "Exit with status 1 when any migration is pending or skipped, for deploy scripts and CI.")
+    @Flag(help: "Exit with status \(Failure.Code.pending.rawValue) when any migration is pending or skipped, for deploy scripts and CI.")
     var exitCode = false
 
     func run() throws {
@@ -31,21 +32,21 @@ struct MigrationStatus: ParsableCommand {
         let entries = try MigrationRunner(database: connection, migrations: migrations).status()
         switch format {
         case .table:
-            Output.lines(Presentation.alignedTable(
+            Output.lines(TextTable.lines(
                 header: ["VERSION", "NAME", "STATE", "APPLIED AT", "CHECKSUM"],
                 rows: entries.map { entry in
                     let checksum = entry.checksumMatches.map { $0 ? "ok" : "MODIFIED" } ?? ""
                     return [String(entry.version), entry.name, stateText(entry.state), entry.appliedAt ?? "", checksum]
                 }))
         case .json:
-            Output.line(JSONPresentation.array(entries.map(jsonObject)))
+            Output.line(JSONText.array(entries.map(jsonObject)))
         case .csv:
-            Output.write(Output.csvRecord(["version", "name", "file", "state", "applied_at", "checksum_matches"]) + "\n")
+            Output.write(CSVText.record(["version", "name", "file", "state", "applied_at", "checksum_matches"]))
             for entry in entries {
-                Output.write(Output.csvRecord([
+                Output.write(CSVText.record([
                     String(entry.version), entry.name, entry.fileName ?? "", entry.state.rawValue,
                     entry.appliedAt ?? "", entry.checksumMatches.map { String($0) } ?? "",
-                ]) + "\n")
+                ]))
             }
         }
         let waiting = entries.filter { $0.state == .pending || $0.state == .skipped }
@@ -62,14 +63,13 @@ struct MigrationStatus: ParsableCommand {
     /// `{"version":1,"name":"create_items","file":"0001_create_items.sql","state":"applied",
     /// "appliedAt":"…","checksumMatches":true}`, with null where a field does not apply.
     private func jsonObject(_ entry: MigrationStatusEntry) -> String {
-        let fields = [
-            ("version", String(entry.version)),
-            ("name", JSONPresentation.string(entry.name)),
-            ("file", entry.fileName.map(JSONPresentation.string) ?? "null"),
-            ("state", JSONPresentation.string(entry.state.rawValue)),
-            ("appliedAt", entry.appliedAt.map(JSONPresentation.string) ?? "null"),
-            ("checksumMatches", entry.checksumMatches.map { String($0) } ?? "null"),
-        ]
-        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+        JSONText.object([
+            "version": String(entry.version),
+            "name": JSONText.string(entry.name),
+            "file": JSONText.string(entry.fileName),
+            "state": JSONText.string(entry.state.rawValue),
+            "appliedAt": JSONText.string(entry.appliedAt),
+            "checksumMatches": entry.checksumMatches.map { String($0) } ?? "null",
+        ])
     }
 }

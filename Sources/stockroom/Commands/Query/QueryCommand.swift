@@ -14,12 +14,12 @@ struct QueryCommand: ParsableCommand {
             into the SQL. JSON and CSV stream row by row; the table holds back its first 1000 \
             rows to size its columns, then streams.
 
-            Exit codes: 64 the SQL was refused before running (it does not compile, names a missing \
+            Exit codes: \(Failure.Code.usage.rawValue) the SQL was refused before running (it does not compile, names a missing \
             table or column, writes, holds several statements, or takes a different number of \
-            parameters, or uses ATTACH, load_extension() or fts3_tokenizer()); 65 it failed while \
+            parameters, or uses ATTACH, load_extension() or fts3_tokenizer()); \(Failure.Code.dataError.rawValue) it failed while \
             running, including a value longer than --max-value-length (default 16 MiB) or more \
             memory than --max-memory (default 128 MB for SQLite; the whole process stays under 256 \
-            MB); 66 no database file; 74 not a database; 75 it ran past --timeout.
+            MB); \(Failure.Code.notFound.rawValue) no database file; \(Failure.Code.ioError.rawValue) not a database; \(Failure.Code.busy.rawValue) it ran past --timeout.
             """
     )
 
@@ -35,15 +35,15 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "Output format: table (aligned), json (array of objects, SQLite's types kept) or csv (RFC 4180).")
     var format: OutputFormat = .table
 
-    @Option(help: ArgumentHelp("Seconds SQLite may spend running the query before it is stopped with exit code 75; 0 for no limit.",
+    @Option(help: ArgumentHelp("Seconds SQLite may spend running the query before it is stopped with exit code \(Failure.Code.busy.rawValue); 0 for no limit.",
                                valueName: "seconds"))
     var timeout: Double = 30
 
-    @Option(help: ArgumentHelp("The longest string or blob, in bytes, any value may be; a longer one stops the query with exit code 65.",
+    @Option(help: ArgumentHelp("The longest string or blob, in bytes, any value may be; a longer one stops the query with exit code \(Failure.Code.dataError.rawValue).",
                                valueName: "bytes"))
     var maxValueLength: Int = Int(QueryResourceLimits.default.maximumValueLength)
 
-    @Option(help: ArgumentHelp("Megabytes of memory SQLite may use for the query; past it the query stops with exit code 65.",
+    @Option(help: ArgumentHelp("Megabytes of memory SQLite may use for the query; past it the query stops with exit code \(Failure.Code.dataError.rawValue).",
                                valueName: "megabytes"))
     var maxMemory: Int = Int(QueryResourceLimits.default.maximumMemory >> 20)
 

@@ -17,8 +17,8 @@ struct ExportCommand: ParsableCommand {
             return, or with ') written with a leading ' that `stockroom import` removes again. \
             With --output FILE the export is written beside FILE under a temporary name, synced \
             and renamed into place when complete, so FILE is never partial; an existing FILE is \
-            replaced. `stockroom import` reads back what export wrote. Exit codes: 73 the output \
-            cannot be created; 74 it cannot be written; 75 busy.
+            replaced. `stockroom import` reads back what export wrote. Exit codes: \(Failure.Code.cannotCreate.rawValue) the output \
+            cannot be created; \(Failure.Code.ioError.rawValue) it cannot be written; \(Failure.Code.busy.rawValue) busy.
             """
     )
 

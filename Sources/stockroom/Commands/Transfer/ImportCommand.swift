@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SQLiteCore
 import StockroomStore
+import TextFormats
 
 /// `stockroom import FILE`: many items in one all-or-nothing transaction.
 struct ImportCommand: ParsableCommand {
@@ -24,8 +25,8 @@ struct ImportCommand: ParsableCommand {
 
             --dry-run checks everything, conflicts included, and writes nothing (it does not \
             create the database either). On a terminal, progress goes to stderr. The summary \
-            goes to stdout. Exit codes: 65 bad rows or conflicting ids (nothing imported); \
-            66 FILE not found; 74 FILE cannot be read; 75 busy.
+            goes to stdout. Exit codes: \(Failure.Code.dataError.rawValue) bad rows or conflicting ids (nothing imported); \
+            \(Failure.Code.notFound.rawValue) FILE not found; \(Failure.Code.ioError.rawValue) FILE cannot be read; \(Failure.Code.busy.rawValue) busy.
             """
     )
 
@@ -132,7 +133,10 @@ struct ImportCommand: ParsableCommand {
             if summary.replaced > 0 { text += " (\(summary.replaced) replaced)" }
             Output.line(text + (summary.dryRun ? "; nothing was written" : " in \(time) s"))
         case .json:
-            Output.line("{\"rows\":\(summary.rows),\"imported\":\(summary.imported),\"skipped\":\(summary.skipped),\"replaced\":\(summary.replaced),\"dryRun\":\(summary.dryRun),\"seconds\":\(String(format: "%.3f", seconds))}")
+            Output.line(JSONText.object([
+                "rows": String(summary.rows), "imported": String(summary.imported), "skipped": String(summary.skipped),
+                "replaced": String(summary.replaced), "dryRun": String(summary.dryRun), "seconds": String(format: "%.3f", seconds),
+            ]))
         }
     }
 }

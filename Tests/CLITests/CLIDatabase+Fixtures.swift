@@ -2,18 +2,9 @@ import Foundation
 import StockroomTestSupport
 import Testing
 
-/// A live inventory in a temporary folder, with ways to look at files the way a user would:
-/// the real `stockroom` binary and the `sqlite3` shell.
-struct BackupFixture {
-    let directory = TemporaryDirectory("stockroom-backups")
-    var live: String { directory.path("inventory.sqlite") }
-
-    /// Runs `stockroom` on the live database.
-    @discardableResult
-    func stockroom(_ arguments: String...) throws -> ProcessResult {
-        try Processes.stockroom(arguments, environment: ["STOCKROOM_DB": live])
-    }
-
+/// Ways to fill a `CLIDatabase` and to look at files the way a user would: the real
+/// `stockroom` binary and the `sqlite3` shell.
+extension CLIDatabase {
     /// Adds a few items and a draft through the binary, so the file is made as users make it.
     func addSampleContent() throws {
         for name in ["Keyboard", "Charger", "Phone"] {
@@ -26,7 +17,7 @@ struct BackupFixture {
     /// Adds `count` valid items in one statement: enough pages that a backup takes a while and
     /// a corrupted page lands inside a table.
     func addBulkItems(_ count: Int, to database: String? = nil) throws {
-        let result = try Processes.sqlite3(database ?? live, """
+        let result = try Processes.sqlite3(database ?? path, """
             BEGIN;
             CREATE TEMP TABLE bulk AS
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(count))
@@ -97,20 +88,11 @@ struct BackupFixture {
         try handle.truncate(atOffset: UInt64(size / 2))
     }
 
-    /// Makes a backup of the live database through the binary and returns its path.
+    /// Makes a backup of the database through the binary and returns its path.
     func backup(named name: String = "backup.sqlite") throws -> String {
-        let path = directory.path(name)
-        let result = try stockroom("backup", path)
+        let destination = directory.path(name)
+        let result = try stockroom("backup", destination)
         try #require(result.status == 0, "\(result)")
-        return path
+        return destination
     }
-}
-
-/// Expects the CLI's failure contract: the exit code, and exactly one `error:` line on stderr.
-func expectOneLineError(_ result: ProcessResult, exitCode: Int32, mentioning text: String? = nil,
-                        sourceLocation: SourceLocation = #_sourceLocation) {
-    #expect(result.status == exitCode, "\(result)", sourceLocation: sourceLocation)
-    let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
-    #expect(lines.count == 1 && lines.first?.hasPrefix("error: ") == true, "\(result)", sourceLocation: sourceLocation)
-    if let text { #expect(result.stderr.contains(text), "\(result)", sourceLocation: sourceLocation) }
 }
