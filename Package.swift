@@ -28,10 +28,11 @@ let package = Package(
         // A migration script's checksum and transaction flag: one implementation, used at build
         // time by EmbedMigrationsTool and at run time for a folder. Depends on nothing.
         .target(name: "MigrationChecksum"),
-        // Versioned SQL files from the top-level Migrations/ folder, embedded at build time.
+        // Versioned SQL files from Migrations/sqlite/ and Migrations/postgres/, embedded at build
+        // time, and a runner for each engine.
         .target(
             name: "StockroomMigrations",
-            dependencies: ["SQLiteCore", "MigrationChecksum"],
+            dependencies: ["SQLiteCore", "PostgresCore", "MigrationChecksum"],
             plugins: ["EmbedMigrations"]
         ),
         // The domain: items, statuses, drafts and how they read. Knows nothing of SQLite.
@@ -66,7 +67,7 @@ let package = Package(
         // Shared test helpers: temporary folders and running real processes.
         .target(name: "StockroomTestSupport", path: "Tests/Support"),
         .testTarget(name: "SQLiteCoreTests", dependencies: ["StockroomTestSupport", "SQLiteCore", "CSQLite"]),
-        .testTarget(name: "MigrationsTests", dependencies: ["StockroomTestSupport", "StockroomMigrations", "SQLiteCore", "CSQLite"]),
+        .testTarget(name: "MigrationsTests", dependencies: ["StockroomTestSupport", "StockroomMigrations", "SQLiteCore", "CSQLite", "PostgresCore"]),
         .testTarget(name: "InventoryTests", dependencies: ["StockroomTestSupport", "Inventory"]),
         .testTarget(name: "DraftFlowTests", dependencies: ["DraftFlow", "Inventory"]),
         .testTarget(name: "StoreTests", dependencies: ["StockroomTestSupport", "StockroomStore", "StockroomMigrations", "Inventory", "SQLiteCore"]),
