@@ -39,8 +39,8 @@ let package = Package(
         .target(name: "Inventory"),
         // The draft wizard as a pure state machine (steps, answers, wording): any front drives it.
         .target(name: "DraftFlow", dependencies: ["Inventory"]),
-        // Repositories that map the domain onto tagged columns.
-        .target(name: "StockroomStore", dependencies: ["SQLiteCore", "StockroomMigrations", "Inventory"]),
+        // Repositories that map the domain onto tagged columns, written once for SQLite and PostgreSQL.
+        .target(name: "StockroomStore", dependencies: ["SQLiteCore", "PostgresCore", "StockroomMigrations", "Inventory"]),
         // The command-line front: thin over the store.
         .executableTarget(
             name: "stockroom",
@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "MigrationsTests", dependencies: ["StockroomTestSupport", "StockroomMigrations", "SQLiteCore", "CSQLite", "PostgresCore"]),
         .testTarget(name: "InventoryTests", dependencies: ["StockroomTestSupport", "Inventory"]),
         .testTarget(name: "DraftFlowTests", dependencies: ["DraftFlow", "Inventory"]),
-        .testTarget(name: "StoreTests", dependencies: ["StockroomTestSupport", "StockroomStore", "StockroomMigrations", "Inventory", "SQLiteCore"]),
+        .testTarget(name: "StoreTests", dependencies: ["StockroomTestSupport", "StockroomStore", "StockroomMigrations", "Inventory", "SQLiteCore", "PostgresCore"]),
         .testTarget(name: "CLITests", dependencies: ["StockroomTestSupport", "stockroom", "StockroomStore", "StockroomMigrations", "SQLiteCore"]),
 
         // The system's libpq (Debian: libpq-dev), beside CSQLite: no Swift wrapper package.
