@@ -47,10 +47,12 @@ let package = Package(
             // SQLiteCore and StockroomMigrations directly too: `query` runs a user's SQL on
             // SQLiteCore's hardened connection and streams its raw rows, the `migrate` commands
             // drive the runner, and Failure.swift maps SQLite's result codes to exit codes.
+            // PostgresCore for the PostgreSQL migration runner and PostgresError's exit codes.
             dependencies: [
                 "StockroomStore",
                 "StockroomMigrations",
                 "SQLiteCore",
+                "PostgresCore",
                 "Inventory",
                 "DraftFlow",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -121,6 +121,23 @@ public struct DraftRepository {
     }
 
     static let layout = Layout()
+
+    /// The UPDATE of a draft by id: every column but `id` and `created_at`, numbered without
+    /// gaps (PostgreSQL must infer the type of every parameter it is given).
+    struct UpdateLayout {
+        let sql: String
+        let id: Int, draft: Int, updatedAt: Int
+
+        init() {
+            var columns = ColumnLayout()
+            id = columns.add("id")
+            draft = columns.add(DraftCodec.columns())
+            updatedAt = columns.add("updated_at")
+            sql = "UPDATE drafts SET \(columns.assignments(skipping: "id")) WHERE id = ?\(id + 1)"
+        }
+    }
+
+    static let updateLayout = UpdateLayout()
     /// The columns a draft is read from, in decoding order.
     static let columns = ColumnLayout.of(["id"] + DraftCodec.columns()).list
 
@@ -193,12 +210,9 @@ struct DraftRecords<Connection: StoreConnection> {
             var entry = try draft(id: id)
             entry.draft = try entry.draft.applying(edit)
             // The whole row but its id and created_at: kind and item_id never change, so
-            // rewriting them with the same values keeps one layout for insert and update.
-            let layout = DraftRepository.layout
-            let assignments = layout.columns.names.enumerated()
-                .filter { $0.offset != layout.id && $0.offset != layout.createdAt }
-                .map { "\($0.element) = ?\($0.offset + 1)" }.joined(separator: ", ")
-            try connection.withStatement("UPDATE drafts SET \(assignments) WHERE id = ?\(layout.id + 1)") { statement in
+            // rewriting them with the same values keeps one codec binding for insert and update.
+            let layout = DraftRepository.updateLayout
+            try connection.withStatement(layout.sql) { statement in
                 try statement.bind(entry.id, at: layout.id)
                 var row = RowBinder(statement, at: layout.draft)
                 try DraftCodec.bind(entry.draft, to: &row)

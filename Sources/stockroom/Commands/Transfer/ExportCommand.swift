@@ -36,6 +36,7 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         // A read-only command: it never creates, converts or migrates the file.
+        _ = try database.resolvedPath() // SQLite files only, so far
         let store = try database.openStoreForReading(.items)
         guard let file = store.database else { return }
         if let output, output != "-" {
