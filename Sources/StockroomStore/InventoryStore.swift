@@ -160,9 +160,9 @@ public final class InventoryStore {
 
     /// Runs `body` in one write transaction spanning any number of repository calls.
     ///
-    /// On PostgreSQL the transaction is SERIALIZABLE and runs `body` again from the start when
-    /// the server reports a serialization failure or deadlock, so `body` must only use the
-    /// store (no output, no counting) until it returns.
+    /// On PostgreSQL the transaction runs `body` again from the start when the server reports
+    /// a deadlock or serialization failure, so `body` must only use the store (no output, no
+    /// counting) until it returns.
     public func write<T>(_ body: () throws -> T) throws -> T {
         switch engine {
         case .sqlite(let database): try database.writeTransaction(body)

@@ -56,6 +56,16 @@ enum SQLDialect: Sendable {
         }
     }
 
+    /// What follows a SELECT of the row a transaction is about to change, so that concurrent
+    /// changes to the same row queue instead of racing: PostgreSQL's row lock; nothing on
+    /// SQLite, whose write transaction already holds the whole database.
+    var lockingRead: String {
+        switch self {
+        case .sqlite: ""
+        case .postgres: " FOR UPDATE"
+        }
+    }
+
     /// The operator matching a LIKE pattern ignoring ASCII letter case (SQLite's LIKE does; on
     /// PostgreSQL ILIKE over `COLLATE "C"` columns folds ASCII letters only, the same rule).
     var caseInsensitiveLike: String {

@@ -140,6 +140,7 @@ public struct DraftRepository {
     static let updateLayout = UpdateLayout()
     /// The columns a draft is read from, in decoding order.
     static let columns = ColumnLayout.of(["id"] + DraftCodec.columns()).list
+    static let selectByID = "SELECT \(columns) FROM drafts WHERE id = ?"
 
     static func decode<Source: ColumnSource>(_ statement: Source) throws -> IdentifiedDraft {
         do {
@@ -188,8 +189,10 @@ struct DraftRecords<Connection: StoreConnection> {
         }
     }
 
-    func draft(id: UUID) throws -> IdentifiedDraft {
-        let found = try connection.withStatement("SELECT \(DraftRepository.columns) FROM drafts WHERE id = ?") { statement in
+    /// The draft with `id`; `locking` it for the rest of the transaction on engines with row locks.
+    func draft(id: UUID, locking: Bool = false) throws -> IdentifiedDraft {
+        let sql = locking ? DraftRepository.selectByID + connection.dialect.lockingRead : DraftRepository.selectByID
+        let found = try connection.withStatement(sql) { statement in
             try statement.bind(id, at: 0)
             return try statement.step() ? try DraftRepository.decode(statement) : nil
         }
@@ -207,7 +210,7 @@ struct DraftRecords<Connection: StoreConnection> {
 
     func edit(id: UUID, with edit: ItemEdit) throws -> IdentifiedDraft {
         try connection.inTransaction {
-            var entry = try draft(id: id)
+            var entry = try draft(id: id, locking: true)
             entry.draft = try entry.draft.applying(edit)
             // The whole row but its id and created_at: kind and item_id never change, so
             // rewriting them with the same values keeps one codec binding for insert and update.
@@ -225,7 +228,7 @@ struct DraftRecords<Connection: StoreConnection> {
 
     func save(id: UUID) throws -> Item {
         try connection.inTransaction {
-            let item = try draft(id: id).draft.itemToSave()
+            let item = try draft(id: id, locking: true).draft.itemToSave()
             try items.insert(item)
             try deleteRow(id: id)
             return item

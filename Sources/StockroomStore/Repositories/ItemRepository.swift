@@ -183,6 +183,8 @@ public struct ItemRepository {
         }
     }
 
+    static let selectByID = "SELECT \(columns) FROM items WHERE id = ?"
+
     static let insertLayout = InsertLayout()
     static let insertSQL = "INSERT INTO items (\(insertLayout.columns.list)) VALUES (\(insertLayout.columns.placeholders))"
 
@@ -258,8 +260,10 @@ struct ItemRecords<Connection: StoreConnection> {
         }
     }
 
-    func item(id: UUID) throws -> Item {
-        let found = try connection.withStatement("SELECT \(ItemRepository.columns) FROM items WHERE id = ?") { statement in
+    /// The item with `id`; `locking` it for the rest of the transaction on engines with row locks.
+    func item(id: UUID, locking: Bool = false) throws -> Item {
+        let sql = locking ? ItemRepository.selectByID + connection.dialect.lockingRead : ItemRepository.selectByID
+        let found = try connection.withStatement(sql) { statement in
             try statement.bind(id, at: 0)
             return try statement.step() ? try ItemRepository.decode(statement) : nil
         }
@@ -309,7 +313,7 @@ struct ItemRecords<Connection: StoreConnection> {
 
     func update(id: UUID, with edit: ItemEdit, ifVersion expectedVersion: Int?) throws -> Item {
         try connection.inTransaction {
-            let current = try item(id: id)
+            let current = try item(id: id, locking: true)
             let version = try history.version(of: id)
             if let expectedVersion, expectedVersion != version {
                 throw StoreError.versionConflict(id: id.lowercasedString, expected: expectedVersion, current: version)
