@@ -53,6 +53,7 @@ public final class InventoryStore {
             try self.init(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         case .postgres(let uri):
             let connection = try Connection(uri)
+            try connection.waitForLocks(milliseconds: busyTimeoutMilliseconds)
             try PostgresMigrationRunner(connection: connection).ensureCurrent()
             self.init(postgres: connection)
         }
@@ -81,6 +82,8 @@ public final class InventoryStore {
     }
 
     /// Wraps a PostgreSQL connection whose schema is already current.
+    ///
+    /// Its `lock_timeout` is the caller's: see ``PostgresCore/Connection/waitForLocks(milliseconds:)``.
     public convenience init(postgres connection: Connection) {
         self.init(engine: .postgres(PostgresStoreConnection(connection)))
     }
@@ -177,5 +180,15 @@ public final class InventoryStore {
         case .postgres(let connection):
             try connection.connection.transaction(isolation: .repeatableRead, readOnly: true, body)
         }
+    }
+}
+
+extension Connection {
+    /// How long a statement on this connection waits for a lock another session holds (a row
+    /// another command is changing, the migrations' advisory lock) before failing with a
+    /// ``PostgresError`` of kind `timedOut` (55P03): `--busy-timeout` on a server, as SQLite's
+    /// busy timeout on a file. 0 waits without limit, as PostgreSQL reads it.
+    public func waitForLocks(milliseconds: Int32) throws {
+        try setSetting("lock_timeout", to: String(max(milliseconds, 1)))
     }
 }

@@ -162,6 +162,8 @@ enum Failure {
         case .connectionLost where error.isCommitOutcomeUnknown:
             "the write may or may not have been saved: the connection to the PostgreSQL server broke while committing (\(error.message)); check with `stockroom items list` before retrying"
         case .connectionLost: "the connection to the PostgreSQL server broke (\(error.message)); nothing was changed, try again"
+        case .timedOut where error.sqlState == "55P03":
+            "another session held the lock on the database past --busy-timeout: gave up after waiting \(secondsWaited) s (\(error.sqlState ?? "")); nothing was changed, try again"
         default: error.description
         }
     }

@@ -1,5 +1,7 @@
 import Foundation
 import Inventory
+import PostgresCore
+import StockroomMigrations
 import StockroomStore
 import StockroomTestSupport
 import Testing
@@ -39,4 +41,21 @@ final class Failures: @unchecked Sendable {
     private var messages: [String] = []
     func append(_ message: String) { lock.lock(); messages.append(message); lock.unlock() }
     var all: [String] { lock.lock(); defer { lock.unlock() }; return messages }
+}
+
+/// `--busy-timeout` on a server: a lock held by another session past it fails the command with
+/// a timed-out error (exit 75 in the CLI) instead of waiting for ever.
+@Suite struct PostgresLockTimeoutTests {
+    @Test func aMigrationLockHeldPastTheBusyTimeoutIsATimeout() throws {
+        let schema = try PostgresScratchSchema()
+        let holder = try Connection(schema.uri)
+        try holder.query("SELECT pg_advisory_lock($1)", PostgresMigrationRunner.lockKey.rawValue)
+        let error = try #require(throws: PostgresError.self) {
+            try InventoryStore(location: .postgres(schema.uri), busyTimeoutMilliseconds: 100)
+        }
+        #expect(error.kind == .timedOut && error.sqlState == "55P03", "\(error)")
+        try holder.query("SELECT pg_advisory_unlock($1)", PostgresMigrationRunner.lockKey.rawValue)
+        _ = try InventoryStore(location: .postgres(schema.uri), busyTimeoutMilliseconds: 100)
+        #expect(try schema.psql("SELECT count(*) FROM schema_migrations").output == "3")
+    }
 }

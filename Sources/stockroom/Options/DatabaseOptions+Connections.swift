@@ -20,7 +20,9 @@ extension DatabaseOptions {
     /// The PostgreSQL runner for `migrations` when the location is a server, else nil.
     func postgresMigrationRunner(_ migrations: MigrationSet) throws -> PostgresMigrationRunner? {
         guard case .postgres(let uri) = resolvedLocation() else { return nil }
-        return PostgresMigrationRunner(connection: try Connection(uri), migrations: migrations)
+        let connection = try Connection(uri)
+        try connection.waitForLocks(milliseconds: busyTimeoutMilliseconds)
+        return PostgresMigrationRunner(connection: connection, migrations: migrations)
     }
 
     /// Opens the database to read it without changing it, or returns nil when the file does
