@@ -149,4 +149,30 @@ import Testing
         #expect(result.stderr.split(separator: "\n").count == 1)
         #expect(!result.stderr.contains("s3cret"))
     }
+
+    /// `draft wizard` in a real pseudo-terminal, on a server: the draft is on the server while
+    /// the questions wait, the saved item after.
+    @Test func theWizardSavesAnItemOnAServer() throws {
+        let server = try Target(server: true)
+        let terminal = try PseudoTerminalProcess(Processes.stockroomPath, ["draft", "wizard"],
+                                                 environment: ["STOCKROOM_DB": server.db])
+        try terminal.expect("Draft ")
+        let draft = String(try terminal.expect(".").dropLast())
+        try terminal.expect("Name: ")
+        #expect(try server.schema!.psql("SELECT id FROM drafts").output == draft)
+        terminal.typeLine("Keyboard")
+        try terminal.expect("[none]: ")
+        terminal.typeLine("Blue")
+        try terminal.expect("In stock? [Y/n]: ")
+        terminal.typeLine("")
+        try terminal.expect("Quantity [1]: ")
+        terminal.typeLine("100")
+        try terminal.expect("[q]uit and keep the draft: ")
+        terminal.typeLine("s")
+        try terminal.expect("Saved item ")
+        let itemID = try terminal.expect("\n").trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try terminal.waitForExit() == 0, "\(terminal.transcript)")
+        #expect(try server.schema!.psql("SELECT id, name, color, status, quantity FROM items").output == "\(itemID)|Keyboard|blue|in_stock|100")
+        #expect(try server.schema!.psql("SELECT count(*) FROM drafts").output == "0")
+    }
 }
