@@ -28,10 +28,11 @@ let package = Package(
         // A migration script's checksum and transaction flag: one implementation, used at build
         // time by EmbedMigrationsTool and at run time for a folder. Depends on nothing.
         .target(name: "MigrationChecksum"),
-        // Versioned SQL files from the top-level Migrations/ folder, embedded at build time.
+        // Versioned SQL files from Migrations/sqlite/ and Migrations/postgres/, embedded at build
+        // time, and a runner for each engine.
         .target(
             name: "StockroomMigrations",
-            dependencies: ["SQLiteCore", "MigrationChecksum"],
+            dependencies: ["SQLiteCore", "PostgresCore", "MigrationChecksum"],
             plugins: ["EmbedMigrations"]
         ),
         // JSON string escaping, CSV quoting, table alignment and the control characters they all
@@ -42,18 +43,20 @@ let package = Package(
         .target(name: "Inventory", dependencies: ["TextFormats"]),
         // The draft wizard as a pure state machine (steps, answers, wording): any front drives it.
         .target(name: "DraftFlow", dependencies: ["Inventory"]),
-        // Repositories that map the domain onto tagged columns.
-        .target(name: "StockroomStore", dependencies: ["SQLiteCore", "StockroomMigrations", "Inventory", "TextFormats"]),
+        // Repositories that map the domain onto tagged columns, written once for SQLite and PostgreSQL.
+        .target(name: "StockroomStore", dependencies: ["SQLiteCore", "PostgresCore", "StockroomMigrations", "Inventory", "TextFormats"]),
         // The command-line front: thin over the store.
         .executableTarget(
             name: "stockroom",
             // SQLiteCore and StockroomMigrations directly too: `query` runs a user's SQL on
             // SQLiteCore's hardened connection and streams its raw rows, the `migrate` commands
             // drive the runner, and Failure.swift maps SQLite's result codes to exit codes.
+            // PostgresCore for the PostgreSQL migration runner and PostgresError's exit codes.
             dependencies: [
                 "StockroomStore",
                 "StockroomMigrations",
                 "SQLiteCore",
+                "PostgresCore",
                 "Inventory",
                 "DraftFlow",
                 "TextFormats",
@@ -71,11 +74,11 @@ let package = Package(
         // Shared test helpers: temporary folders and running real processes.
         .target(name: "StockroomTestSupport", path: "Tests/Support"),
         .testTarget(name: "SQLiteCoreTests", dependencies: ["StockroomTestSupport", "SQLiteCore", "CSQLite"]),
-        .testTarget(name: "MigrationsTests", dependencies: ["StockroomTestSupport", "StockroomMigrations", "SQLiteCore", "CSQLite"]),
+        .testTarget(name: "MigrationsTests", dependencies: ["StockroomTestSupport", "StockroomMigrations", "SQLiteCore", "CSQLite", "PostgresCore"]),
         .testTarget(name: "InventoryTests", dependencies: ["StockroomTestSupport", "Inventory", "TextFormats"]),
         .testTarget(name: "TextFormatsTests", dependencies: ["TextFormats"]),
         .testTarget(name: "DraftFlowTests", dependencies: ["DraftFlow", "Inventory"]),
-        .testTarget(name: "StoreTests", dependencies: ["StockroomTestSupport", "StockroomStore", "StockroomMigrations", "Inventory", "SQLiteCore"]),
+        .testTarget(name: "StoreTests", dependencies: ["StockroomTestSupport", "StockroomStore", "StockroomMigrations", "Inventory", "SQLiteCore", "PostgresCore"]),
         .testTarget(name: "CLITests", dependencies: ["StockroomTestSupport", "stockroom", "StockroomStore", "StockroomMigrations", "SQLiteCore"]),
 
         // The system's libpq headers (Debian: libpq-dev), beside CSQLite: no Swift wrapper

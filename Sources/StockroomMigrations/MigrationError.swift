@@ -1,3 +1,4 @@
+import PostgresCore
 import SQLiteCore
 
 /// Why migrations could not be applied or verified. Each case leaves the database untouched.
@@ -14,6 +15,8 @@ public enum MigrationError: Error, Sendable, CustomStringConvertible {
     case gap(missing: [Int])
     /// A statement of a migration failed; the migration was rolled back.
     case statementFailed(fileName: String, statement: String, error: SQLiteError)
+    /// A migration failed on a PostgreSQL server; it was rolled back.
+    case serverStatementFailed(fileName: String, error: PostgresError)
     /// A migration left rows that violate a foreign key; it was rolled back.
     case foreignKeyViolation(fileName: String, table: String, rowCount: Int)
 
@@ -32,6 +35,8 @@ public enum MigrationError: Error, Sendable, CustomStringConvertible {
             "the database skipped migration\(missing.count == 1 ? "" : "s") \(missing.map(String.init).joined(separator: ", ")) although later ones are applied"
         case .statementFailed(let fileName, let statement, let error):
             "migration \(fileName) failed at `\(statement.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ").prefix(160))`: \(error.message) (\(error.codeName)); rolled back"
+        case .serverStatementFailed(let fileName, let error):
+            "migration \(fileName) failed: \(error.sqlState.map { "\($0): " } ?? "")\(error.message)\(error.constraintName.map { " (constraint \($0))" } ?? ""); rolled back"
         case .foreignKeyViolation(let fileName, let table, let rowCount):
             "migration \(fileName) left \(rowCount) row\(rowCount == 1 ? "" : "s") in table '\(table)' violating a foreign key; rolled back"
         }

@@ -69,23 +69,11 @@ public final class MigrationRunner {
         }
     }
 
-    /// Everything wrong with the applied list, in the order ``validate(_:)`` reports it: the
-    /// unknown versions, each edited migration, then the skipped versions. Empty when the
+    /// Everything wrong with the applied list (see ``MigrationSet/validationErrors(_:)``):
+    /// the unknown versions, each edited migration, then the skipped versions. Empty when the
     /// database can be trusted.
     public func validationErrors(_ applied: [AppliedMigration]) -> [MigrationError] {
-        var problems: [MigrationError] = []
-        let unknown = applied.map(\.version).filter { migrations.migration(version: $0) == nil }
-        if !unknown.isEmpty { problems.append(.unknownAppliedVersions(unknown)) }
-        for record in applied {
-            guard let migration = migrations.migration(version: record.version),
-                  migration.checksum != record.checksum else { continue }
-            problems.append(.checksumMismatch(
-                version: record.version, fileName: migration.fileName,
-                recorded: record.checksum, current: migration.checksum))
-        }
-        let skipped = skippedMigrations(applied)
-        if !skipped.isEmpty { problems.append(.gap(missing: skipped.map(\.version))) }
-        return problems
+        migrations.validationErrors(applied)
     }
 
     /// Checks the applied list against the known migrations.
@@ -98,19 +86,9 @@ public final class MigrationRunner {
         if let first = validationErrors(applied).first { throw first }
     }
 
-    /// Known migrations older than the newest applied one that were never applied.
-    func skippedMigrations(_ applied: [AppliedMigration]) -> [Migration] {
-        let appliedVersions = Set(applied.map(\.version))
-        let newest = applied.last?.version ?? 0
-        return migrations.migrations.filter { $0.version < newest && !appliedVersions.contains($0.version) }
-    }
-
     /// The known migrations not yet applied, after validating the applied ones.
     public func pendingMigrations() throws -> [Migration] {
-        let applied = try appliedMigrations()
-        try validate(applied)
-        let newest = applied.last?.version ?? 0
-        return migrations.migrations.filter { $0.version > newest }
+        try migrations.pendingMigrations(after: try appliedMigrations())
     }
 
     /// Brings the database up to date, cheaply when it already is: a database whose applied

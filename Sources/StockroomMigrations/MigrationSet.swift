@@ -26,12 +26,18 @@ public struct MigrationSet: Sendable {
         })
     }
 
-    /// The migrations compiled into this binary from the package's `Migrations/` folder.
-    public static let embedded: MigrationSet = {
+    /// The SQLite migrations compiled into this binary from the package's `Migrations/sqlite/`.
+    public static let embedded: MigrationSet = embedding(EmbeddedMigrations.sqlite)
+
+    /// The PostgreSQL migrations compiled into this binary from `Migrations/postgres/`: the same
+    /// versions and names as ``embedded``, in PostgreSQL's dialect.
+    public static let embeddedPostgres: MigrationSet = embedding(EmbeddedMigrations.postgres)
+
+    private static func embedding(_ files: [EmbeddedMigrationFile]) -> MigrationSet {
         do {
             // Checksums and transaction flags were computed at build time (a test compares them
             // with the ones computed from Migrations/ at run time): start-up hashes nothing.
-            return try MigrationSet(EmbeddedMigrations.files.map {
+            return try MigrationSet(files.map {
                 try Migration(fileName: $0.fileName, sql: $0.sql, checksum: $0.checksum, runsInTransaction: $0.runsInTransaction)
             })
         } catch {
@@ -39,7 +45,7 @@ public struct MigrationSet: Sendable {
             // cannot reach a shipped binary.
             fatalError("Embedded migrations are invalid: \(error)")
         }
-    }()
+    }
 
     /// The highest version, or 0 for an empty set.
     public var latestVersion: Int { migrations.last?.version ?? 0 }
@@ -59,5 +65,6 @@ struct EmbeddedMigrationFile: Sendable {
     let runsInTransaction: Bool
 }
 
-/// Namespace for the files generated from `Migrations/` by the EmbedMigrations build plugin.
+/// Namespace for the files generated from `Migrations/<engine>/` by the EmbedMigrations build
+/// plugin: `sqlite` and `postgres`, one list per folder.
 enum EmbeddedMigrations {}

@@ -33,21 +33,6 @@ extension MigrationRunner {
     /// Every known migration and every unknown applied version, in version order. Reads only.
     public func status() throws -> [MigrationStatusEntry] {
         let applied = try database.readTransaction { try appliedMigrations() }
-        let recorded = Dictionary(uniqueKeysWithValues: applied.map { ($0.version, $0) })
-        let skipped = Set(skippedMigrations(applied).map(\.version))
-        var entries = migrations.migrations.map { migration in
-            let record = recorded[migration.version]
-            let state: MigrationStatusEntry.State =
-                record != nil ? .applied : skipped.contains(migration.version) ? .skipped : .pending
-            return MigrationStatusEntry(
-                version: migration.version, name: migration.name, fileName: migration.fileName, state: state,
-                appliedAt: record?.appliedAt, checksumMatches: record.map { $0.checksum == migration.checksum })
-        }
-        for record in applied where migrations.migration(version: record.version) == nil {
-            entries.append(MigrationStatusEntry(
-                version: record.version, name: record.name, fileName: nil, state: .unknown,
-                appliedAt: record.appliedAt, checksumMatches: nil))
-        }
-        return entries.sorted { $0.version < $1.version }
+        return migrations.statusEntries(applied)
     }
 }

@@ -41,9 +41,8 @@ extension MigrationRunner {
         let differences = comparable
             ? live.differences(from: try SchemaSnapshot.produced(by: try MigrationSet(knownApplied)))
             : []
-        let newest = applied.last?.version ?? 0
         return MigrationVerification(
             problems: problems, schemaDifferences: differences, schemaComparisonSkipped: !comparable,
-            appliedCount: applied.count, pendingCount: migrations.migrations.filter { $0.version > newest }.count)
+            appliedCount: applied.count, pendingCount: migrations.pendingCount(after: applied))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PostgresCore
 import SQLiteCore
 import StockroomMigrations
 
@@ -243,7 +244,10 @@ public enum DatabaseFileError: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    private static func name(_ path: String) -> String { URL(fileURLWithPath: path).lastPathComponent }
+    private static func name(_ path: String) -> String {
+        // A PostgreSQL location arrives already redacted (DatabaseLocation's description).
+        ConnectionString.isPostgresURI(path) ? path : URL(fileURLWithPath: path).lastPathComponent
+    }
 }
 
 extension SQLiteError {

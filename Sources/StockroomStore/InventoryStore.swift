@@ -1,9 +1,11 @@
 import Foundation
 import Inventory
+import PostgresCore
 import SQLiteCore
 import StockroomMigrations
 
-/// The inventory kept in one SQLite file: open it, and use its repositories.
+/// The inventory kept in one SQLite file or in a PostgreSQL database: open it, and use its
+/// repositories, which behave the same on both.
 ///
 /// Opening a store to write creates the file when it is missing and applies any pending
 /// migration, so a user's first command needs no setup step. Opening it to read changes
@@ -11,8 +13,18 @@ import StockroomMigrations
 /// A foreign file, a database migrated by a newer Stockroom, or one whose applied migrations
 /// were edited, is refused before anything is read or written (see ``DatabaseFile``).
 public final class InventoryStore {
-    /// The connection; use it for transactions that span repositories.
-    public let database: Database
+    enum Engine {
+        case sqlite(Database)
+        case postgres(PostgresStoreConnection)
+    }
+
+    let engine: Engine
+    /// The SQLite connection, for the work only SQLite does yet (import, export, check); nil
+    /// on PostgreSQL. Use ``write(_:)`` and ``read(_:)`` for transactions that span repositories.
+    public var database: Database? {
+        if case .sqlite(let database) = engine { return database }
+        return nil
+    }
     /// The items of the inventory.
     public let items: ItemRepository
     /// The drafts being edited.
@@ -25,6 +37,74 @@ public final class InventoryStore {
     public convenience init(path: String, busyTimeoutMilliseconds: Int32 = 5_000, migrations: MigrationSet = .embedded) throws {
         self.init(database: try DatabaseFile.openForWriting(
             path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, migrations: migrations))
+    }
+
+    /// Opens (or creates) the inventory at `location` and brings its schema up to date.
+    ///
+    /// On PostgreSQL the database must exist; its tables are created by the first command, and
+    /// a database migrated by a newer Stockroom or with edited migrations is refused before
+    /// anything is written.
+    ///
+    /// - Throws: as ``init(path:busyTimeoutMilliseconds:migrations:)`` for a file;
+    ///   ``PostgresError`` or ``MigrationError`` for a server.
+    public convenience init(location: DatabaseLocation, busyTimeoutMilliseconds: Int32 = 5_000) throws {
+        switch location {
+        case .file(let path):
+            try self.init(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        case .postgres(let uri):
+            let connection = try Connection(uri)
+            try connection.waitForLocks(milliseconds: busyTimeoutMilliseconds)
+            try PostgresMigrationRunner(connection: connection).ensureCurrent()
+            self.init(postgres: connection)
+        }
+    }
+
+    /// Opens the inventory at `location` to read `contents`, changing nothing (see
+    /// ``reading(path:busyTimeoutMilliseconds:contents:migrations:)``). A PostgreSQL database
+    /// whose tables were never created reads as an empty inventory.
+    public static func reading(location: DatabaseLocation, busyTimeoutMilliseconds: Int32 = 5_000,
+                               contents: Contents) throws -> InventoryStore {
+        switch location {
+        case .file(let path):
+            return try reading(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, contents: contents)
+        case .postgres(let uri):
+            let connection = try Connection(uri)
+            let runner = PostgresMigrationRunner(connection: connection)
+            let applied = try runner.appliedMigrations()
+            try runner.validate(applied)
+            let version = applied.last?.version ?? 0
+            guard version >= contents.createdIn else { return try emptyStandIn(migrations: .embedded) }
+            guard version >= contents.readableFrom else {
+                throw DatabaseFileError.needsMigration(path: location.description, version: version)
+            }
+            return InventoryStore(postgres: connection)
+        }
+    }
+
+    /// Wraps a PostgreSQL connection whose schema is already current.
+    ///
+    /// Its `lock_timeout` is the caller's: see ``PostgresCore/Connection/waitForLocks(milliseconds:)``.
+    public convenience init(postgres connection: Connection) {
+        self.init(engine: .postgres(PostgresStoreConnection(connection)))
+    }
+
+    private init(engine: Engine) {
+        self.engine = engine
+        switch engine {
+        case .sqlite(let database):
+            items = ItemRepository(database: database)
+            drafts = DraftRepository(database: database)
+        case .postgres(let connection):
+            items = ItemRepository(postgres: connection)
+            drafts = DraftRepository(postgres: connection)
+        }
+    }
+
+    /// An in-memory inventory with the current schema and nothing in it.
+    private static func emptyStandIn(migrations: MigrationSet) throws -> InventoryStore {
+        let empty = try Database(path: ":memory:")
+        try MigrationRunner(database: empty, migrations: migrations).migrate()
+        return InventoryStore(database: empty)
     }
 
     /// The tables a read command needs, with the schema versions that matter to it.
@@ -73,20 +153,42 @@ public final class InventoryStore {
             }
             return InventoryStore(database: database)
         }
-        let empty = try Database(path: ":memory:")
-        try MigrationRunner(database: empty, migrations: migrations).migrate()
-        return InventoryStore(database: empty)
+        return try emptyStandIn(migrations: migrations)
     }
 
     /// Wraps a connection whose schema is already current.
-    public init(database: Database) {
-        self.database = database
-        self.items = ItemRepository(database: database)
-        self.drafts = DraftRepository(database: database, items: items)
+    public convenience init(database: Database) {
+        self.init(engine: .sqlite(database))
     }
 
     /// Runs `body` in one write transaction spanning any number of repository calls.
+    ///
+    /// On PostgreSQL the transaction runs `body` again from the start when the server reports
+    /// a deadlock or serialization failure, so `body` must only use the store (no output, no
+    /// counting) until it returns.
     public func write<T>(_ body: () throws -> T) throws -> T {
-        try database.writeTransaction(body)
+        switch engine {
+        case .sqlite(let database): try database.writeTransaction(body)
+        case .postgres(let connection): try connection.inTransaction(body)
+        }
+    }
+
+    /// Runs `body` in one read transaction: every repository call in it sees the same snapshot.
+    public func read<T>(_ body: () throws -> T) throws -> T {
+        switch engine {
+        case .sqlite(let database): try database.readTransaction(body)
+        case .postgres(let connection):
+            try connection.connection.transaction(isolation: .repeatableRead, readOnly: true, body)
+        }
+    }
+}
+
+extension Connection {
+    /// How long a statement on this connection waits for a lock another session holds (a row
+    /// another command is changing, the migrations' advisory lock) before failing with a
+    /// ``PostgresError`` of kind `timedOut` (55P03): `--busy-timeout` on a server, as SQLite's
+    /// busy timeout on a file. 0 waits without limit, as PostgreSQL reads it.
+    public func waitForLocks(milliseconds: Int32) throws {
+        try setSetting("lock_timeout", to: String(max(milliseconds, 1)))
     }
 }

@@ -13,9 +13,9 @@ extension Failure.Code {
         case .versionConflict:
             "`items update --if-version N`: the item is no longer at version N (someone changed it since); nothing was changed. Re-read it (`items show`) and decide again"
         case .usage:
-            "bad command line: unknown or conflicting flags, a malformed or ambiguous id, an invalid value, a name with a control character or made only of invisible characters, an argument that is not valid UTF-8, SQL that `query` refuses, `draft wizard` without a terminal on stdin and stdout"
+            "bad command line: unknown or conflicting flags, a malformed or ambiguous id, an invalid value, a name with a control character or made only of invisible characters, an argument that is not valid UTF-8, SQL that `query` refuses, `draft wizard` without a terminal on stdin and stdout, a command not yet supported on a PostgreSQL database (`query`, `check`, `import`, `export`, `backup`, `restore`)"
         case .dataError:
-            "data that breaks a rule: saving a draft with a blank name, bad rows in an `import` file (nothing imported), a row that does not decode, a database whose migrations cannot be trusted (edited, unknown/newer, gap) or that `migrate verify` finds off, a failing migration, a query that fails while running, a SQLite file that is not a Stockroom database (any command but `query` and `check`)"
+            "data that breaks a rule: saving a draft with a blank name, bad rows in an `import` file (nothing imported), a row that does not decode, a database whose migrations cannot be trusted (edited, unknown/newer, gap) or that `migrate verify` finds off, a failing migration, a query that fails while running, a SQLite file that is not a Stockroom database (any command but `query` and `check`), a write a PostgreSQL constraint refused"
         case .notFound:
             "the item or draft was not found, or there is no database file for a command that needs one (`query`, `check`, `backup`, `migrate verify`, `restore`'s source); `draft wizard`: the draft was saved or cancelled by another process while a question waited"
         case .software:
@@ -25,7 +25,7 @@ extension Failure.Code {
         case .ioError:
             "the file is not a SQLite database, is corrupt, or cannot be read, opened, created or written (the message says which): the disk is full (\"the disk is full: SQLite could not write to FILE ...; nothing was changed\"), an I/O error, or a write past the file-size limit (`ulimit -f`; SIGXFSZ is ignored so the write fails with this line instead of killing the process)"
         case .busy:
-            "a time limit ran out: the database stayed locked by another process past `--busy-timeout` (the message says how long it waited; nothing was changed, retry), or a `query` ran past `--timeout`"
+            "a time limit ran out: the database stayed locked by another process past `--busy-timeout` (the message says how long it waited; nothing was changed, retry), or a `query` ran past `--timeout`; the PostgreSQL server could not be reached or the connection to it broke (the message says which)"
         case .interrupted:
             "`draft wizard` stopped by Ctrl-C; the draft is kept (Ctrl-D and quit keep it too, with 0)"
         }

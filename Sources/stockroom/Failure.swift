@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Inventory
+import PostgresCore
 import SQLiteCore
 import StockroomMigrations
 import StockroomStore
@@ -122,6 +123,8 @@ enum Failure {
             return (.dataError, error.description)
         case let error as SQLiteError:
             return (sqliteCode(error) ?? .software, describe(error))
+        case let error as PostgresError:
+            return (code(for: error), describe(error))
         default:
             let code = Stockroom.exitCode(for: error)
             if code == .success { return (.success, "") }
@@ -139,6 +142,29 @@ enum Failure {
         case .destinationExists, .cannotCreate, .liveDatabaseNotEmpty: .cannotCreate
         case .unreadable, .fileSystem, .copyDamaged, .placedButNotSynced, .placedWithLitter, .diskFull: .ioError
         case .sourceRejected: error.isCorruption ? .ioError : .dataError
+        }
+    }
+
+    /// PostgreSQL's errors on the same codes as SQLite's: a refused write is bad data (65), an
+    /// unreachable server or a lost connection is temporary (75), like a database locked too long.
+    private static func code(for error: PostgresError) -> Code {
+        switch error.kind {
+        case .invalidConnectionString: .usage
+        case .connectionFailed, .connectionLost, .serializationFailure, .timedOut: .busy
+        case .constraintViolation, .unexpectedValue, .other: .dataError
+        }
+    }
+
+    /// The server's message; connection strings in it are already redacted by PostgresCore.
+    private static func describe(_ error: PostgresError) -> String {
+        switch error.kind {
+        case .connectionFailed: error.message + "; nothing was changed, try again when the server is reachable"
+        case .connectionLost where error.isCommitOutcomeUnknown:
+            "the write may or may not have been saved: the connection to the PostgreSQL server broke while committing (\(error.message)); check with `stockroom items list` before retrying"
+        case .connectionLost: "the connection to the PostgreSQL server broke (\(error.message)); nothing was changed, try again"
+        case .timedOut where error.sqlState == "55P03":
+            "another session held the lock on the database past --busy-timeout: gave up after waiting \(secondsWaited) s (\(error.sqlState ?? "")); nothing was changed, try again"
+        default: error.description
         }
     }
 

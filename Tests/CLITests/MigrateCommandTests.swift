@@ -123,7 +123,7 @@ import Testing
     @Test func schemaCommandPrintsTheCommittedSchemaFile() throws {
         let schema = try database.stockroom("migrate", "schema")
         #expect(schema.status == 0, "\(schema)")
-        let committed = try String(contentsOf: Processes.packageRoot.appending(path: "Migrations/schema.sql"), encoding: .utf8)
+        let committed = try String(contentsOf: Processes.packageRoot.appending(path: "Migrations/sqlite/schema.sql"), encoding: .utf8)
         #expect(schema.stdout == committed)
         #expect(!database.exists)
     }

@@ -5,9 +5,13 @@ import Testing
 
 /// The binary carries its migrations; `Migrations/` stays the single source of truth.
 @Suite struct EmbeddedMigrationsTests {
-    @Test func theEmbeddedSetEqualsTheMigrationsFolder() throws {
-        let folder = try MigrationSet(directory: Processes.packageRoot.appending(path: "Migrations"))
-        let embedded = MigrationSet.embedded
+    /// Each engine's embedded set and its folder of `Migrations/`.
+    static let engines: [(folder: String, embedded: MigrationSet)] = [("sqlite", .embedded), ("postgres", .embeddedPostgres)]
+
+    @Test(arguments: engines.indices)
+    func theEmbeddedSetEqualsTheMigrationsFolder(_ engine: Int) throws {
+        let (name, embedded) = Self.engines[engine]
+        let folder = try MigrationSet(directory: Processes.packageRoot.appending(path: "Migrations/\(name)"))
         #expect(!embedded.migrations.isEmpty)
         #expect(embedded.migrations.map(\.fileName) == folder.migrations.map(\.fileName))
         #expect(embedded.migrations.map(\.sql) == folder.migrations.map(\.sql))
@@ -20,9 +24,24 @@ import Testing
         }
     }
 
-    @Test func versionsStartAtOneWithoutGaps() {
-        let versions = MigrationSet.embedded.migrations.map(\.version)
+    @Test(arguments: engines.indices)
+    func versionsStartAtOneWithoutGaps(_ engine: Int) {
+        let versions = Self.engines[engine].embedded.migrations.map(\.version)
         #expect(versions == Array(1...versions.count))
+    }
+
+    @Test func bothEnginesHaveTheSameVersionsAndNames() {
+        #expect(MigrationSet.embedded.migrations.map(\.fileName) == MigrationSet.embeddedPostgres.migrations.map(\.fileName))
+    }
+
+    /// Moving the files into Migrations/sqlite/ kept their text: databases that recorded these
+    /// checksums before the move still open.
+    @Test func theSQLiteChecksumsAreTheOnesDatabasesRecorded() {
+        #expect(MigrationSet.embedded.migrations.prefix(3).map(\.checksum) == [
+            "8041e16b3d36af45aa01339feed89b88d20556d0ee1e37e22a206acd496535d9",
+            "a68e38eaa722f5deea89fa0a037a5606eda510daedf29cbda273edd56e233403",
+            "c710c9629a385d0ecb4352ce95aef96a24282f4570a8e6366605b6b09b3c5c28",
+        ])
     }
 
     @Test func checksumsIgnoreLineEndings() throws {

@@ -4,14 +4,14 @@ import StockroomMigrations
 import StockroomTestSupport
 import Testing
 
-/// The product's own `Migrations/schema.sql` is current.
+/// The product's own `Migrations/sqlite/schema.sql` is current.
 @Suite struct SchemaFileTests {
-    let folder = Processes.packageRoot.appending(path: "Migrations")
+    let folder = Processes.packageRoot.appending(path: "Migrations/sqlite")
 
     @Test func schemaSQLIsTheSchemaTheMigrationsProduce() throws {
         let committed = try String(contentsOf: folder.appending(path: "schema.sql"), encoding: .utf8)
         let produced = try SchemaSnapshot.produced(by: .embedded).script
-        #expect(committed == produced, "Migrations/schema.sql is stale: run scripts/update-schema.sh and commit it")
+        #expect(committed == produced, "Migrations/sqlite/schema.sql is stale: run scripts/update-schema.sh and commit it")
     }
 
     @Test func schemaSQLRecreatesTheSameSchema() throws {

@@ -18,7 +18,7 @@ import Testing
 
     @Test func aHealthyDatabaseHasNoProblemsAndReportsItsContent() throws {
         let store = try makeStore()
-        let report = try DatabaseCheck.run(on: store.database)
+        let report = try DatabaseCheck.run(on: try #require(store.database))
         #expect(report.problems == [])
         #expect(report.summary == DatabaseSummary(schemaVersion: MigrationSet.embedded.latestVersion, itemCount: 1, draftCount: 1))
         #expect(report.latestKnownVersion == MigrationSet.embedded.latestVersion)
@@ -27,7 +27,7 @@ import Testing
     @Test func everyRowThatDoesNotDecodeIsReportedNotOnlyTheFirst() throws {
         let store = try makeStore()
         // Rows the CHECK constraints would refuse, written the way a careless hand edit can.
-        try store.database.execute("""
+        try #require(store.database).execute("""
             PRAGMA ignore_check_constraints = ON;
             INSERT INTO items VALUES ('00000000-0000-7000-8000-000000000001', 'No quantity', NULL, 'in_stock', NULL, NULL, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z');
             INSERT INTO items VALUES ('00000000-0000-7000-8000-000000000002', 'Purple', 'purple', 'out_of_stock', NULL, 0, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z');
@@ -35,7 +35,7 @@ import Testing
             INSERT INTO drafts VALUES ('00000000-0000-7000-8000-000000000004', 'duplicating', NULL, '00000000-0000-7000-8000-000000000005', '', NULL, 'in_stock', 1, NULL, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z');
             PRAGMA ignore_check_constraints = OFF;
             """)
-        let report = try DatabaseCheck.run(on: store.database)
+        let report = try DatabaseCheck.run(on: try #require(store.database))
         // integrity_check tests CHECK constraints per table; decoding names each row.
         // Written around the repositories, the items have no history either.
         #expect(report.problems.map(\.kind) == [.constraint, .constraint, .constraint, .constraint, .rows, .rows, .rows, .rows,
@@ -52,14 +52,14 @@ import Testing
 
     @Test func untrustedMigrationsAndOrphanRowsAreReported() throws {
         let store = try makeStore()
-        try store.database.execute("""
+        try #require(store.database).execute("""
             UPDATE schema_migrations SET checksum = 'edited' WHERE version = 1;
             INSERT INTO schema_migrations VALUES (99, 'from_the_future', 'x', '2030-01-01T00:00:00Z');
             PRAGMA foreign_keys = OFF;
             CREATE TABLE notes (item_id TEXT REFERENCES items (id));
             INSERT INTO notes VALUES ('no such item');
             """)
-        let report = try DatabaseCheck.run(on: store.database)
+        let report = try DatabaseCheck.run(on: try #require(store.database))
         #expect(report.problems.map(\.kind) == [.foreignKey, .migrations, .migrations])
         #expect(report.problems[0].message.contains("table notes"))
         #expect(report.problems[1].message.contains("99"))

@@ -1,13 +1,15 @@
 import Foundation
 import Inventory
+import PostgresCore
 import SQLiteCore
 import StockroomStore
 import StockroomTestSupport
 import Testing
 
 @Suite struct DraftRepositoryTests {
-    @Test func everyGeneratedDraftRoundTripsThroughTheTaggedColumns() throws {
-        let test = try TestStore()
+    @Test(arguments: Engine.allCases)
+    func everyGeneratedDraftRoundTripsThroughTheTaggedColumns(_ engine: Engine) throws {
+        let test = try TestStore(engine)
         let drafts = Generated.drafts(count: 200, seed: 99)
         let stored = try drafts.map { try test.store.drafts.create($0) }
         for entry in stored {
@@ -16,18 +18,20 @@ import Testing
         #expect(Set(try test.store.drafts.all()) == Set(stored))
     }
 
-    @Test func draftKindIsATagAndOnlyDuplicatesNameASource() throws {
-        let test = try TestStore()
+    @Test(arguments: Engine.allCases)
+    func draftKindIsATagAndOnlyDuplicatesNameASource(_ engine: Engine) throws {
+        let test = try TestStore(engine)
         let source = Item(name: "Keyboard", color: .blue, status: .inStock(quantity: 100))
         try test.store.items.insert(source)
         try test.store.drafts.startAdding(ItemEdit(name: "Mouse"))
         try test.store.drafts.startDuplicating(itemID: source.id)
-        let rows = try Processes.sqlite3(test.path, "SELECT kind, ifnull(source_item_id, 'NULL'), name FROM drafts ORDER BY kind;")
+        let rows = try test.shell("SELECT kind, coalesce(source_item_id, 'NULL'), name FROM drafts ORDER BY kind;")
         #expect(rows.lines == ["adding|NULL|Mouse", "duplicating|\(source.id.lowercasedString)|Keyboard"])
     }
 
-    @Test func savingInsertsTheItemAndDeletesTheDraftTogether() throws {
-        let test = try TestStore()
+    @Test(arguments: Engine.allCases)
+    func savingInsertsTheItemAndDeletesTheDraftTogether(_ engine: Engine) throws {
+        let test = try TestStore(engine)
         let entry = try test.store.drafts.startAdding(ItemEdit(name: "Mouse", color: .set(.black), status: .inStock(quantity: 3)))
         let item = try test.store.drafts.save(id: entry.id)
         #expect(item == entry.draft.item)
@@ -35,26 +39,34 @@ import Testing
         #expect(throws: StoreError.notFound(.draft, entry.id.lowercasedString)) { try test.store.drafts.draft(id: entry.id) }
     }
 
-    @Test func aBlankDraftIsNotSavedAndIsKept() throws {
-        let test = try TestStore()
+    @Test(arguments: Engine.allCases)
+    func aBlankDraftIsNotSavedAndIsKept(_ engine: Engine) throws {
+        let test = try TestStore(engine)
         let entry = try test.store.drafts.startAdding()
         #expect(throws: InventoryError.blankName) { try test.store.drafts.save(id: entry.id) }
         #expect(try test.store.drafts.draft(id: entry.id) == entry)
         #expect(try test.store.items.count() == 0)
     }
 
-    @Test func aFailedSaveLeavesBothTablesAsTheyWere() throws {
-        let test = try TestStore()
+    @Test(arguments: Engine.allCases)
+    func aFailedSaveLeavesBothTablesAsTheyWere(_ engine: Engine) throws {
+        let test = try TestStore(engine)
         let entry = try test.store.drafts.startAdding(ItemEdit(name: "Mouse"))
         // An item already holding the draft's future id makes the insert fail mid-save.
         try test.store.items.insert(Item(id: entry.draft.item.id, name: "Squatter"))
-        #expect(throws: SQLiteError.self) { try test.store.drafts.save(id: entry.id) }
+        let error = #expect(throws: (any Error).self) { try test.store.drafts.save(id: entry.id) }
+        // The engine's own unique-key refusal.
+        switch engine {
+        case .sqlite: #expect((error as? SQLiteError)?.primaryCode == 19, "\(String(describing: error))")
+        case .postgres: #expect((error as? PostgresError)?.constraintName == "items_pkey", "\(String(describing: error))")
+        }
         #expect(try test.store.drafts.draft(id: entry.id) == entry)
         #expect(try test.store.items.count() == 1)
     }
 
-    @Test func aDuplicateStillSavesAfterItsSourceIsDeleted() throws {
-        let test = try TestStore()
+    @Test(arguments: Engine.allCases)
+    func aDuplicateStillSavesAfterItsSourceIsDeleted(_ engine: Engine) throws {
+        let test = try TestStore(engine)
         let source = Item(name: "Keyboard", color: .blue, status: .inStock(quantity: 100))
         try test.store.items.insert(source)
         let entry = try test.store.drafts.startDuplicating(itemID: source.id)
@@ -65,8 +77,9 @@ import Testing
         #expect(try test.store.items.items() == [saved])
     }
 
-    @Test func cancellingRemovesOnlyTheDraft() throws {
-        let test = try TestStore()
+    @Test(arguments: Engine.allCases)
+    func cancellingRemovesOnlyTheDraft(_ engine: Engine) throws {
+        let test = try TestStore(engine)
         let keep = try test.store.drafts.startAdding(ItemEdit(name: "Keep"))
         let drop = try test.store.drafts.startAdding(ItemEdit(name: "Drop"))
         try test.store.drafts.cancel(id: drop.id)
@@ -75,10 +88,11 @@ import Testing
         #expect(throws: StoreError.notFound(.draft, drop.id.lowercasedString)) { try test.store.drafts.cancel(id: drop.id) }
     }
 
-    @Test func aDraftRowWithAMismatchedKindIsAnErrorNamingTheRow() throws {
-        let test = try TestStore()
+    @Test(arguments: Engine.allCases)
+    func aDraftRowWithAMismatchedKindIsAnErrorNamingTheRow(_ engine: Engine) throws {
+        let test = try TestStore(engine)
         let entry = try test.store.drafts.startAdding(ItemEdit(name: "Mouse"))
-        try Processes.sqlite3(test.path, "PRAGMA ignore_check_constraints = ON; UPDATE drafts SET kind = 'duplicating';")
+        #expect(try test.shellIgnoringChecks("UPDATE drafts SET kind = 'duplicating';").status == 0)
         let error = #expect(throws: StoreError.self) { try test.store.drafts.draft(id: entry.id) }
         guard case .undecodableRow("drafts", entry.id.lowercasedString, let reason)? = error else {
             Issue.record("unexpected \(String(describing: error))"); return

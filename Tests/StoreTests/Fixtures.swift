@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import Inventory
 import StockroomStore
 import StockroomTestSupport
@@ -51,13 +52,61 @@ enum Generated {
     }
 }
 
-/// A migrated store in a temporary folder.
+/// The engines every repository test runs against: the contract suite.
+enum Engine: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite, postgres
+    var testDescription: String { rawValue }
+}
+
+/// A migrated store: a SQLite file in a temporary folder, or a schema of its own on the
+/// throwaway PostgreSQL server the tests start (``PostgresServer/shared``).
 final class TestStore {
+    let engine: Engine
     let directory = TemporaryDirectory()
+    let schema: PostgresScratchSchema?
     let store: InventoryStore
     var path: String { directory.path("store.sqlite") }
 
-    init() throws {
-        store = try InventoryStore(path: directory.path("store.sqlite"))
+    init(_ engine: Engine = .sqlite) throws {
+        self.engine = engine
+        switch engine {
+        case .sqlite:
+            schema = nil
+            store = try InventoryStore(path: directory.path("store.sqlite"))
+        case .postgres:
+            let schema = try PostgresScratchSchema()
+            self.schema = schema
+            store = try InventoryStore(location: .postgres(schema.uri))
+        }
+    }
+
+    /// Runs `sql` by hand in the engine's own shell (`sqlite3` or `psql`), as a person would;
+    /// both print rows as `a|b|c`, NULL as an empty field.
+    @discardableResult
+    func shell(_ sql: String) throws -> ProcessResult {
+        switch engine {
+        case .sqlite: try Processes.sqlite3(path, sql)
+        case .postgres: try schema!.psql(sql)
+        }
+    }
+
+    /// Runs `sql` by hand with the CHECK constraints out of the way, to write rows only a hand
+    /// edit could: SQLite's `ignore_check_constraints`; on PostgreSQL, the checks are dropped.
+    @discardableResult
+    func shellIgnoringChecks(_ sql: String) throws -> ProcessResult {
+        switch engine {
+        case .sqlite: return try shell("PRAGMA ignore_check_constraints = ON;\n" + sql)
+        case .postgres:
+            let dropped = try shell("""
+                DO $$ DECLARE c record; BEGIN
+                  FOR c IN SELECT conname, conrelid::regclass AS t FROM pg_constraint
+                           WHERE contype = 'c' AND connamespace = current_schema()::regnamespace LOOP
+                    EXECUTE format('ALTER TABLE %s DROP CONSTRAINT %I', c.t, c.conname);
+                  END LOOP;
+                END $$;
+                """)
+            guard dropped.status == 0 else { return dropped }
+            return try shell(sql)
+        }
     }
 }

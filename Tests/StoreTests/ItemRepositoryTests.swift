@@ -6,8 +6,9 @@ import StockroomTestSupport
 import Testing
 
 @Suite struct ItemRepositoryTests {
-    @Test func everyGeneratedItemRoundTripsThroughTheTaggedColumns() throws {
-        let test = try TestStore()
+    @Test(arguments: Engine.allCases)
+    func everyGeneratedItemRoundTripsThroughTheTaggedColumns(_ engine: Engine) throws {
+        let test = try TestStore(engine)
         let items = Generated.items(count: 300, seed: 42)
         try test.store.items.insert(contentsOf: items)
         for item in items {
@@ -16,13 +17,14 @@ import Testing
         #expect(Set(try test.store.items.items()) == Set(items))
     }
 
-    @Test func statusIsStoredAsATagPlusOneColumnPerAssociatedValue() throws {
-        let test = try TestStore()
+    @Test(arguments: Engine.allCases)
+    func statusIsStoredAsATagPlusOneColumnPerAssociatedValue(_ engine: Engine) throws {
+        let test = try TestStore(engine)
         let inStock = Item(name: "Keyboard", color: .blue, status: .inStock(quantity: 100))
         let backOrder = Item(name: "Phone", color: .green, status: .outOfStock(isOnBackOrder: true))
         let out = Item(name: "Headphones", color: nil, status: .outOfStock(isOnBackOrder: false))
         try test.store.items.insert(contentsOf: [inStock, backOrder, out])
-        let rows = try Processes.sqlite3(test.path, "SELECT name, ifnull(color,'NULL'), status, ifnull(quantity,'NULL'), ifnull(is_on_back_order,'NULL') FROM items ORDER BY name;")
+        let rows = try test.shell("SELECT name, coalesce(color, 'NULL'), status, coalesce(CAST(quantity AS TEXT), 'NULL'), coalesce(CAST(is_on_back_order AS TEXT), 'NULL') FROM items ORDER BY name;")
         #expect(rows.lines == [
             "Headphones|NULL|out_of_stock|NULL|0",
             "Keyboard|blue|in_stock|100|NULL",
@@ -30,8 +32,9 @@ import Testing
         ])
     }
 
-    @Test func listsAreOrderedByNameThenIdAndFiltered() throws {
-        let test = try TestStore()
+    @Test(arguments: Engine.allCases)
+    func listsAreOrderedByNameThenIdAndFiltered(_ engine: Engine) throws {
+        let test = try TestStore(engine)
         let items = Generated.items(count: 120, seed: 7)
         try test.store.items.insert(contentsOf: items)
         let all = try test.store.items.items()
@@ -50,8 +53,9 @@ import Testing
         #expect(try test.store.items.items(matching: ItemQuery(limit: 10, offset: 5)) == Array(all[5..<15]))
     }
 
-    @Test func updatesApplyOnlyTheGivenFields() throws {
-        let test = try TestStore()
+    @Test(arguments: Engine.allCases)
+    func updatesApplyOnlyTheGivenFields(_ engine: Engine) throws {
+        let test = try TestStore(engine)
         let keyboard = Item(name: "Keyboard", color: .blue, status: .inStock(quantity: 100))
         try test.store.items.insert(keyboard)
         let updated = try test.store.items.update(id: keyboard.id, with: ItemEdit(color: .remove, status: .outOfStock(isOnBackOrder: true)))
@@ -61,8 +65,9 @@ import Testing
         #expect(try test.store.items.item(id: keyboard.id) == updated)
     }
 
-    @Test func invalidItemsAreRefusedBeforeTheyReachSQLite() throws {
-        let test = try TestStore()
+    @Test(arguments: Engine.allCases)
+    func invalidItemsAreRefusedBeforeTheyReachSQLite(_ engine: Engine) throws {
+        let test = try TestStore(engine)
         #expect(throws: InventoryError.blankName) { try test.store.items.insert(Item(name: "\u{2060}")) }
         #expect(throws: InventoryError.invalidQuantity(0)) { try test.store.items.insert(Item(name: "X", status: .inStock(quantity: 0))) }
         // All or nothing: one bad item in a batch leaves no item behind.
@@ -72,8 +77,9 @@ import Testing
         #expect(try test.store.items.count() == 0)
     }
 
-    @Test func idsResolveFromUniquePrefixesInAnyCase() throws {
-        let test = try TestStore()
+    @Test(arguments: Engine.allCases)
+    func idsResolveFromUniquePrefixesInAnyCase(_ engine: Engine) throws {
+        let test = try TestStore(engine)
         let a = Item(id: UUID(uuidString: "0193a1f2-aaaa-7000-8000-000000000001")!, name: "A")
         let b = Item(id: UUID(uuidString: "0193a1f2-bbbb-7000-8000-000000000002")!, name: "B")
         try test.store.items.insert(contentsOf: [a, b])
@@ -87,8 +93,9 @@ import Testing
         #expect(throws: StoreError.notFound(.item, "ffff")) { try test.store.items.resolveID("ffff") }
     }
 
-    @Test func rowsThatDoNotFormAValidCaseAreErrorsNamingTheRow() throws {
-        let test = try TestStore()
+    @Test(arguments: Engine.allCases)
+    func rowsThatDoNotFormAValidCaseAreErrorsNamingTheRow(_ engine: Engine) throws {
+        let test = try TestStore(engine)
         // Only a hand edit with CHECK constraints switched off can write such rows.
         let bad: [(id: String, columns: String, reason: String)] = [
             ("00000000-0000-7000-8000-000000000001", "'in_stock', NULL, NULL", "status 'in_stock' with quantity NULL"),
@@ -99,8 +106,7 @@ import Testing
             ("00000000-0000-7000-8000-000000000006", "'sold', NULL, NULL", "status 'sold'"),
         ]
         for row in bad {
-            let result = try Processes.sqlite3(test.path, """
-                PRAGMA ignore_check_constraints = ON;
+            let result = try test.shellIgnoringChecks("""
                 INSERT INTO items (id, name, color, status, quantity, is_on_back_order, created_at, updated_at)
                 VALUES ('\(row.id)', 'Bad', NULL, \(row.columns), '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z');
                 """)
@@ -113,7 +119,7 @@ import Testing
             #expect(table == "items")
             #expect(rowID == row.id)
             #expect(reason.contains(row.reason), "\(reason)")
-            try Processes.sqlite3(test.path, "DELETE FROM items WHERE id = '\(row.id)';")
+            try test.shell("DELETE FROM items WHERE id = '\(row.id)';")
         }
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import Inventory
-import SQLiteCore
 
 /// `Color?` as one nullable `color` column: NULL for no colour, else the colour's name.
 enum ColorCodec {
@@ -19,12 +18,12 @@ enum ColorCodec {
     }
 
     @inline(__always)
-    static func bind(_ color: Color?, to row: inout RowBinder) throws {
+    static func bind<Sink: ParameterSink>(_ color: Color?, to row: inout RowBinder<Sink>) throws {
         if let color { try row.bindStatic(text(for: color)) } else { try row.bindNulls() }
     }
 
     @inline(__always)
-    static func decode(from row: inout RowReader) throws(ColumnDecodingError) -> Color? {
+    static func decode<Source: ColumnSource>(from row: inout RowReader<Source>) throws(ColumnDecodingError) -> Color? {
         let index = row.next()
         let statement = row.statement
         if statement.isNull(at: index) { return nil }
@@ -59,7 +58,7 @@ enum ItemCodec {
 
     /// Binds all of the item's columns.
     @inline(__always)
-    static func bind(_ item: Item, to row: inout RowBinder) throws {
+    static func bind<Sink: ParameterSink>(_ item: Item, to row: inout RowBinder<Sink>) throws {
         try row.bind(item.id)
         try row.bind(item.name)
         try ColorCodec.bind(item.color, to: &row)
@@ -69,14 +68,14 @@ enum ItemCodec {
     /// Reads the colour and status and leaves the id and name where they are, as the positions
     /// of their columns: for readers that copy their text out without making `String`s (export).
     @inline(__always)
-    static func decodeInPlace(from row: inout RowReader) throws(ColumnDecodingError) -> (id: Int, name: Int, color: Color?, status: Status) {
+    static func decodeInPlace<Source: ColumnSource>(from row: inout RowReader<Source>) throws(ColumnDecodingError) -> (id: Int, name: Int, color: Color?, status: Status) {
         let idIndex = row.next(), nameIndex = row.next()
         return (idIndex, nameIndex, try ColorCodec.decode(from: &row), try StatusCodec.decode(from: &row))
     }
 
     /// Reads all of the item's columns.
     @inline(__always)
-    static func decode(from row: inout RowReader) throws(ColumnDecodingError) -> Item {
+    static func decode<Source: ColumnSource>(from row: inout RowReader<Source>) throws(ColumnDecodingError) -> Item {
         let statement = row.statement
         let idIndex = row.next(), nameIndex = row.next()
         guard let id = statement.uuid(at: idIndex) else {
@@ -120,7 +119,7 @@ public enum DraftCodec: TaggedCodec {
         }
     }
 
-    static func bind(_ draft: Draft, to row: inout RowBinder) throws {
+    static func bind<Sink: ParameterSink>(_ draft: Draft, to row: inout RowBinder<Sink>) throws {
         try row.bindStatic(text(for: tag(of: draft)))
         switch draft {
         case .adding: try row.bindNulls()
@@ -129,7 +128,7 @@ public enum DraftCodec: TaggedCodec {
         try ItemCodec.bind(draft.item, to: &row)
     }
 
-    static func decode(from row: inout RowReader) throws(ColumnDecodingError) -> Draft {
+    static func decode<Source: ColumnSource>(from row: inout RowReader<Source>) throws(ColumnDecodingError) -> Draft {
         let statement = row.statement
         let kindIndex = row.next(), sourceIndex = row.next()
         let tag = statement.withText(at: kindIndex) { bytes -> Tag? in

@@ -1,6 +1,5 @@
 import Foundation
 import Inventory
-import SQLiteCore
 
 /// `ItemEvent` as the column `kind` (the tag) and the change's columns: the name, colour and
 /// status before (`from_…`) and after (`to_…`), with `color_changed` telling a colour change
@@ -57,7 +56,7 @@ public enum ItemEventCodec: TaggedCodec {
 
     /// Binds `kind` and the payload columns. The item's id is bound by the caller as `item_id`.
     @inline(__always)
-    static func bind(_ event: ItemEvent, to row: inout RowBinder) throws {
+    static func bind<Sink: ParameterSink>(_ event: ItemEvent, to row: inout RowBinder<Sink>) throws {
         try row.bindStatic(text(for: tag(of: event)))
         switch event {
         case .added(let item):
@@ -90,7 +89,7 @@ public enum ItemEventCodec: TaggedCodec {
     }
 
     /// Reads `kind` and the payload columns of the item with `itemID`.
-    static func decode(from row: inout RowReader, itemID: UUID) throws(ColumnDecodingError) -> ItemEvent {
+    static func decode<Source: ColumnSource>(from row: inout RowReader<Source>, itemID: UUID) throws(ColumnDecodingError) -> ItemEvent {
         let statement = row.statement
         let start = row.index
         let kindIndex = row.next()

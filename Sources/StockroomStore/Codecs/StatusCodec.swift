@@ -1,5 +1,4 @@
 import Inventory
-import SQLiteCore
 
 /// `Status` as the columns `status` (the tag), `quantity` and `is_on_back_order`:
 ///
@@ -59,7 +58,7 @@ public enum StatusCodec: TaggedCodec {
 
     /// Binds the three columns.
     @inline(__always)
-    static func bind(_ status: Status, to row: inout RowBinder) throws {
+    static func bind<Sink: ParameterSink>(_ status: Status, to row: inout RowBinder<Sink>) throws {
         try row.bindStatic(text(for: tag(of: status)))
         switch status {
         case .inStock(let quantity):
@@ -73,7 +72,7 @@ public enum StatusCodec: TaggedCodec {
 
     /// Binds a status, or NULL in all three columns for none (a field an event did not change).
     @inline(__always)
-    static func bind(_ status: Status?, to row: inout RowBinder) throws {
+    static func bind<Sink: ParameterSink>(_ status: Status?, to row: inout RowBinder<Sink>) throws {
         if let status { try bind(status, to: &row) } else { try row.bindNulls(columnCount) }
     }
 
@@ -89,7 +88,7 @@ public enum StatusCodec: TaggedCodec {
 
     /// Reads the three columns.
     @inline(__always)
-    static func decode(from row: inout RowReader) throws(ColumnDecodingError) -> Status {
+    static func decode<Source: ColumnSource>(from row: inout RowReader<Source>) throws(ColumnDecodingError) -> Status {
         let statement = row.statement
         let tagIndex = row.next(), quantityIndex = row.next(), flagIndex = row.next()
         let found = statement.withText(at: tagIndex) { bytes in tag(matching: bytes) }
@@ -109,7 +108,7 @@ public enum StatusCodec: TaggedCodec {
 
     /// Reads a status, or nil when all three columns are NULL.
     @inline(__always)
-    static func decodeOptional(from row: inout RowReader) throws(ColumnDecodingError) -> Status? {
+    static func decodeOptional<Source: ColumnSource>(from row: inout RowReader<Source>) throws(ColumnDecodingError) -> Status? {
         if row.areNull(columnCount) {
             row.skip(columnCount)
             return nil

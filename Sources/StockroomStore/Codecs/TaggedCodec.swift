@@ -1,5 +1,4 @@
 import Foundation
-import SQLiteCore
 
 // How the domain's enums meet their tagged columns. Each enum with associated values has one
 // codec: a `Tag` enum naming its cases (switched exhaustively, so a new case is a compile error
@@ -92,25 +91,6 @@ struct ColumnLayout {
     }
 }
 
-extension Statement {
-    /// Binds an id as its lowercase canonical text, the only form the schema accepts.
-    @inline(__always)
-    func bind(_ id: UUID, at index: Int) throws {
-        try id.withLowercasedUTF8 { try bindText($0, at: index) }
-    }
-
-    /// The id in column `index`, nil when it is not a canonical UUID.
-    @inline(__always)
-    func uuid(at index: Int) -> UUID? {
-        withText(at: index) { UUID(canonicalUTF8: $0) }
-    }
-
-    /// The column as it reads in a message: `NULL`, `'text'` or a number.
-    func describeColumn(at index: Int) -> String {
-        value(at: index).debugDescription
-    }
-}
-
 /// Byte-level matching of column text, so decoding a tag allocates no `String`.
 enum ColumnText {
     /// True when `bytes` spell exactly `text`.
@@ -121,15 +101,15 @@ enum ColumnText {
     }
 }
 
-/// Binds a row's values in column order: each codec binds its columns one after the other and
+/// Binds a row's values in column order, into any engine's statement (``ParameterSink``): each codec binds its columns one after the other and
 /// the position advances by itself, so no bind index is ever written down.
-struct RowBinder {
-    let statement: Statement
+struct RowBinder<Sink: ParameterSink> {
+    let statement: Sink
     /// The zero-based position the next value binds to.
     private(set) var index: Int
 
     @inline(__always)
-    init(_ statement: Statement, at index: Int = 0) {
+    init(_ statement: Sink, at index: Int = 0) {
         self.statement = statement
         self.index = index
     }
@@ -149,14 +129,15 @@ struct RowBinder {
     }
 }
 
-/// Reads a row's columns in order, the counterpart of ``RowBinder``.
-struct RowReader {
-    let statement: Statement
+/// Reads a row's columns in order from any engine's row (``ColumnSource``), the counterpart of
+/// ``RowBinder``.
+struct RowReader<Source: ColumnSource> {
+    let statement: Source
     /// The zero-based column the next read takes.
     private(set) var index: Int
 
     @inline(__always)
-    init(_ statement: Statement, at index: Int = 0) {
+    init(_ statement: Source, at index: Int = 0) {
         self.statement = statement
         self.index = index
     }

@@ -2,10 +2,108 @@ import Foundation
 import Inventory
 import SQLiteCore
 
-/// Reads and writes the `drafts` table, and turns drafts into items.
+/// Reads and writes the `drafts` table, and turns drafts into items, on SQLite or
+/// PostgreSQL: written once in `DraftRecords`, forwarded to the engine's specialised copy.
 public struct DraftRepository {
-    let database: Database
-    let items: ItemRepository
+    enum Engine {
+        case sqlite(DraftRecords<Database>)
+        case postgres(DraftRecords<PostgresStoreConnection>)
+    }
+
+    let engine: Engine
+
+    init(database: Database) { engine = .sqlite(DraftRecords(connection: database)) }
+    init(postgres: PostgresStoreConnection) { engine = .postgres(DraftRecords(connection: postgres)) }
+
+    /// Stores a new draft and returns it with its id.
+    @discardableResult
+    public func create(_ draft: Draft, id: UUID = UUID.version7()) throws -> IdentifiedDraft {
+        switch engine {
+        case .sqlite(let records): try records.create(draft, id: id)
+        case .postgres(let records): try records.create(draft, id: id)
+        }
+    }
+
+    /// Starts a draft for a new item: empty name, no colour, in stock 1, then `edit` applied.
+    @discardableResult
+    public func startAdding(_ edit: ItemEdit = ItemEdit()) throws -> IdentifiedDraft {
+        switch engine {
+        case .sqlite(let records): try records.startAdding(edit)
+        case .postgres(let records): try records.startAdding(edit)
+        }
+    }
+
+    /// Starts a draft that copies the item with `itemID` under a new id.
+    ///
+    /// - Throws: ``StoreError/notFound(_:_:)`` when there is no such item.
+    @discardableResult
+    public func startDuplicating(itemID: UUID) throws -> IdentifiedDraft {
+        switch engine {
+        case .sqlite(let records): try records.startDuplicating(itemID: itemID)
+        case .postgres(let records): try records.startDuplicating(itemID: itemID)
+        }
+    }
+
+    /// The draft with `id`.
+    public func draft(id: UUID) throws -> IdentifiedDraft {
+        switch engine {
+        case .sqlite(let records): try records.draft(id: id)
+        case .postgres(let records): try records.draft(id: id)
+        }
+    }
+
+    /// Every open draft, oldest first.
+    public func all() throws -> [IdentifiedDraft] {
+        switch engine {
+        case .sqlite(let records): try records.all()
+        case .postgres(let records): try records.all()
+        }
+    }
+
+    /// Applies `edit` to the draft's item. The name may stay empty until the draft is saved.
+    @discardableResult
+    public func edit(id: UUID, with edit: ItemEdit) throws -> IdentifiedDraft {
+        switch engine {
+        case .sqlite(let records): try records.edit(id: id, with: edit)
+        case .postgres(let records): try records.edit(id: id, with: edit)
+        }
+    }
+
+    /// Saves the draft: inserts its item and deletes the draft, in one transaction.
+    ///
+    /// - Returns: the new item.
+    /// - Throws: ``InventoryError/blankName`` while the name is blank (the draft is kept).
+    @discardableResult
+    public func save(id: UUID) throws -> Item {
+        switch engine {
+        case .sqlite(let records): try records.save(id: id)
+        case .postgres(let records): try records.save(id: id)
+        }
+    }
+
+    /// Cancels the draft: it is deleted and nothing else changes.
+    public func cancel(id: UUID) throws {
+        switch engine {
+        case .sqlite(let records): try records.cancel(id: id)
+        case .postgres(let records): try records.cancel(id: id)
+        }
+    }
+
+    /// Resolves a full draft id or a unique prefix of at least 4 characters, in any letter case.
+    public func resolveID(_ text: String) throws -> UUID {
+        switch engine {
+        case .sqlite(let records): try records.resolveID(text)
+        case .postgres(let records): try records.resolveID(text)
+        }
+    }
+
+    /// How many drafts are open.
+    public func count() throws -> Int {
+        switch engine {
+        case .sqlite(let records): try records.count()
+        case .postgres(let records): try records.count()
+        }
+    }
 
     /// `id`, the draft's columns, then `created_at, updated_at`, with each group's bind position.
     struct Layout {
@@ -23,18 +121,53 @@ public struct DraftRepository {
     }
 
     static let layout = Layout()
+
+    /// The UPDATE of a draft by id: every column but `id` and `created_at`, numbered without
+    /// gaps (PostgreSQL must infer the type of every parameter it is given).
+    struct UpdateLayout {
+        let sql: String
+        let id: Int, draft: Int, updatedAt: Int
+
+        init() {
+            var columns = ColumnLayout()
+            id = columns.add("id")
+            draft = columns.add(DraftCodec.columns())
+            updatedAt = columns.add("updated_at")
+            sql = "UPDATE drafts SET \(columns.assignments(skipping: "id")) WHERE id = ?\(id + 1)"
+        }
+    }
+
+    static let updateLayout = UpdateLayout()
     /// The columns a draft is read from, in decoding order.
     static let columns = ColumnLayout.of(["id"] + DraftCodec.columns()).list
+    static let selectByID = "SELECT \(columns) FROM drafts WHERE id = ?"
 
-    /// Stores a new draft and returns it with its id.
-    @discardableResult
-    public func create(_ draft: Draft, id: UUID = UUID.version7()) throws -> IdentifiedDraft {
+    static func decode<Source: ColumnSource>(_ statement: Source) throws -> IdentifiedDraft {
+        do {
+            var row = RowReader(statement)
+            let idIndex = row.next()
+            guard let id = statement.uuid(at: idIndex) else {
+                throw ColumnDecodingError(reason: "id \(statement.describeColumn(at: idIndex)) is not a UUID")
+            }
+            return IdentifiedDraft(id: id, draft: try DraftCodec.decode(from: &row))
+        } catch let error as ColumnDecodingError {
+            throw StoreError.undecodableRow(table: "drafts", id: statement.text(at: 0), reason: error.reason)
+        }
+    }
+}
+
+/// The `drafts` table on one engine's connection: what ``DraftRepository`` does, written once.
+struct DraftRecords<Connection: StoreConnection> {
+    let connection: Connection
+    var items: ItemRecords<Connection> { ItemRecords(connection: connection) }
+
+    func create(_ draft: Draft, id: UUID) throws -> IdentifiedDraft {
         try draft.item.status.validate()
         let entry = IdentifiedDraft(id: id, draft: draft)
         let now = Timestamp.now()
-        try database.inTransaction {
+        try connection.inTransaction {
             let layout = DraftRepository.layout
-            try database.withStatement("INSERT INTO drafts (\(layout.columns.list)) VALUES (\(layout.columns.placeholders))") { statement in
+            try connection.withStatement("INSERT INTO drafts (\(layout.columns.list)) VALUES (\(layout.columns.placeholders))") { statement in
                 try statement.bind(entry.id, at: layout.id)
                 var row = RowBinder(statement, at: layout.draft)
                 try DraftCodec.bind(draft, to: &row)
@@ -46,25 +179,20 @@ public struct DraftRepository {
         return entry
     }
 
-    /// Starts a draft for a new item: empty name, no colour, in stock 1, then `edit` applied.
-    @discardableResult
-    public func startAdding(_ edit: ItemEdit = ItemEdit()) throws -> IdentifiedDraft {
-        try create(try Draft.newItem().applying(edit))
+    func startAdding(_ edit: ItemEdit) throws -> IdentifiedDraft {
+        try create(try Draft.newItem().applying(edit), id: UUID.version7())
     }
 
-    /// Starts a draft that copies the item with `itemID` under a new id.
-    ///
-    /// - Throws: ``StoreError/notFound(_:_:)`` when there is no such item.
-    @discardableResult
-    public func startDuplicating(itemID: UUID) throws -> IdentifiedDraft {
-        try database.inTransaction {
-            try create(Draft.duplicate(of: try items.item(id: itemID)))
+    func startDuplicating(itemID: UUID) throws -> IdentifiedDraft {
+        try connection.inTransaction {
+            try create(Draft.duplicate(of: try items.item(id: itemID)), id: UUID.version7())
         }
     }
 
-    /// The draft with `id`.
-    public func draft(id: UUID) throws -> IdentifiedDraft {
-        let found = try database.withStatement("SELECT \(DraftRepository.columns) FROM drafts WHERE id = ?") { statement in
+    /// The draft with `id`; `locking` it for the rest of the transaction on engines with row locks.
+    func draft(id: UUID, locking: Bool = false) throws -> IdentifiedDraft {
+        let sql = locking ? DraftRepository.selectByID + connection.dialect.lockingRead : DraftRepository.selectByID
+        let found = try connection.withStatement(sql) { statement in
             try statement.bind(id, at: 0)
             return try statement.step() ? try DraftRepository.decode(statement) : nil
         }
@@ -72,28 +200,22 @@ public struct DraftRepository {
         return found
     }
 
-    /// Every open draft, oldest first.
-    public func all() throws -> [IdentifiedDraft] {
-        try database.withStatement("SELECT \(DraftRepository.columns) FROM drafts ORDER BY created_at, id") { statement in
+    func all() throws -> [IdentifiedDraft] {
+        try connection.withStatement("SELECT \(DraftRepository.columns) FROM drafts ORDER BY created_at, id") { statement in
             var drafts: [IdentifiedDraft] = []
             while try statement.step() { drafts.append(try DraftRepository.decode(statement)) }
             return drafts
         }
     }
 
-    /// Applies `edit` to the draft's item. The name may stay empty until the draft is saved.
-    @discardableResult
-    public func edit(id: UUID, with edit: ItemEdit) throws -> IdentifiedDraft {
-        try database.inTransaction {
-            var entry = try draft(id: id)
+    func edit(id: UUID, with edit: ItemEdit) throws -> IdentifiedDraft {
+        try connection.inTransaction {
+            var entry = try draft(id: id, locking: true)
             entry.draft = try entry.draft.applying(edit)
             // The whole row but its id and created_at: kind and item_id never change, so
-            // rewriting them with the same values keeps one layout for insert and update.
-            let layout = DraftRepository.layout
-            let assignments = layout.columns.names.enumerated()
-                .filter { $0.offset != layout.id && $0.offset != layout.createdAt }
-                .map { "\($0.element) = ?\($0.offset + 1)" }.joined(separator: ", ")
-            try database.withStatement("UPDATE drafts SET \(assignments) WHERE id = ?\(layout.id + 1)") { statement in
+            // rewriting them with the same values keeps one codec binding for insert and update.
+            let layout = DraftRepository.updateLayout
+            try connection.withStatement(layout.sql) { statement in
                 try statement.bind(entry.id, at: layout.id)
                 var row = RowBinder(statement, at: layout.draft)
                 try DraftCodec.bind(entry.draft, to: &row)
@@ -104,56 +226,35 @@ public struct DraftRepository {
         }
     }
 
-    /// Saves the draft: inserts its item and deletes the draft, in one transaction.
-    ///
-    /// - Returns: the new item.
-    /// - Throws: ``InventoryError/blankName`` while the name is blank (the draft is kept).
-    @discardableResult
-    public func save(id: UUID) throws -> Item {
-        try database.inTransaction {
-            let item = try draft(id: id).draft.itemToSave()
+    func save(id: UUID) throws -> Item {
+        try connection.inTransaction {
+            let item = try draft(id: id, locking: true).draft.itemToSave()
             try items.insert(item)
             try deleteRow(id: id)
             return item
         }
     }
 
-    /// Cancels the draft: it is deleted and nothing else changes.
-    public func cancel(id: UUID) throws {
-        try database.inTransaction { try deleteRow(id: id) }
+    func cancel(id: UUID) throws {
+        try connection.inTransaction { try deleteRow(id: id) }
     }
 
-    /// Resolves a full draft id or a unique prefix of at least 4 characters, in any letter case.
-    public func resolveID(_ text: String) throws -> UUID {
-        try IDPrefix.resolve(text, in: "drafts", record: .draft, database: database)
+    func resolveID(_ text: String) throws -> UUID {
+        try IDPrefix.resolve(text, in: "drafts", record: .draft, connection: connection)
     }
 
-    /// How many drafts are open.
-    public func count() throws -> Int {
-        try database.withStatement("SELECT count(*) FROM drafts") { statement in
-            try statement.step()
+    func count() throws -> Int {
+        try connection.withStatement("SELECT count(*) FROM drafts") { statement in
+            _ = try statement.step()
             return statement.int(at: 0)
         }
     }
 
     private func deleteRow(id: UUID) throws {
-        try database.withStatement("DELETE FROM drafts WHERE id = ?") { statement in
+        try connection.withStatement("DELETE FROM drafts WHERE id = ?") { statement in
             try statement.bind(id, at: 0)
             try statement.run()
         }
-        if database.changes == 0 { throw StoreError.notFound(.draft, id.lowercasedString) }
-    }
-
-    static func decode(_ statement: Statement) throws -> IdentifiedDraft {
-        do {
-            var row = RowReader(statement)
-            let idIndex = row.next()
-            guard let id = statement.uuid(at: idIndex) else {
-                throw ColumnDecodingError(reason: "id \(statement.describeColumn(at: idIndex)) is not a UUID")
-            }
-            return IdentifiedDraft(id: id, draft: try DraftCodec.decode(from: &row))
-        } catch let error as ColumnDecodingError {
-            throw StoreError.undecodableRow(table: "drafts", id: statement.text(at: 0), reason: error.reason)
-        }
+        if connection.changes == 0 { throw StoreError.notFound(.draft, id.lowercasedString) }
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import SQLiteCore
 
 /// Resolves what a user typed (a full id or a unique prefix, any letter case) to one id.
 enum IDPrefix {
@@ -10,8 +9,8 @@ enum IDPrefix {
     ///
     /// - Throws: ``StoreError/malformedID(_:_:)``, ``StoreError/notFound(_:_:)`` or
     ///   ``StoreError/ambiguousID(_:_:matches:)``.
-    static func resolve(_ text: String, in table: String, column: String = "id", record: StoreError.Record,
-                        database: Database) throws -> UUID {
+    static func resolve<Connection: StoreConnection>(_ text: String, in table: String, column: String = "id",
+                                                     record: StoreError.Record, connection: Connection) throws -> UUID {
         let prefix = text.lowercased()
         let isHexOrHyphen = prefix.utf8.allSatisfy { byte in
             (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f")) || byte == UInt8(ascii: "-")
@@ -20,7 +19,7 @@ enum IDPrefix {
             throw StoreError.malformedID(record, text)
         }
         // A range scan on the primary key: '~' sorts after every character an id can hold.
-        let matches = try database.withStatement(
+        let matches = try connection.withStatement(
             "SELECT DISTINCT \(column) FROM \(table) WHERE \(column) >= ?1 AND \(column) < ?1 || '~' ORDER BY \(column) LIMIT 3"
         ) { statement in
             try statement.bind(prefix, at: 0)

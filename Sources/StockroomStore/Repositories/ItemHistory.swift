@@ -2,13 +2,12 @@ import Foundation
 import Inventory
 import SQLiteCore
 
-/// Reads and appends the `item_events` table: every change to an item, numbered by version.
+/// The layout of the `item_events` table, shared by every engine and by import and check:
+/// every change to an item, numbered by version. ``HistoryRecords`` reads and appends it.
 ///
 /// Appending happens only inside the transaction of the change it records (see
 /// ``ItemRepository``); the table itself refuses updates and deletes.
-struct ItemHistory {
-    let database: Database
-
+enum ItemHistory {
     static let table = "item_events"
 
     /// `item_id, version, recorded_at` then the event's columns, with each group's bind position.
@@ -32,7 +31,7 @@ struct ItemHistory {
 
     /// Appends `event` as `version` of the item with `itemID`.
     @inline(__always)
-    static func append(_ event: ItemEvent, itemID: UUID, version: Int, recordedAt: String, with statement: Statement) throws {
+    static func append<Statement: StoreStatement>(_ event: ItemEvent, itemID: UUID, version: Int, recordedAt: String, with statement: Statement) throws {
         var time = recordedAt
         try time.withUTF8 { bytes in try append(event, itemID: itemID, version: version, recordedAt: bytes, with: statement) }
     }
@@ -40,7 +39,7 @@ struct ItemHistory {
     /// Appends `event` with its time as UTF-8 bytes, so a bulk writer holding the time as bytes
     /// makes no `String` per event.
     @inline(__always)
-    static func append(_ event: ItemEvent, itemID: UUID, version: Int, recordedAt: UnsafeBufferPointer<UInt8>, with statement: Statement) throws {
+    static func append<Statement: StoreStatement>(_ event: ItemEvent, itemID: UUID, version: Int, recordedAt: UnsafeBufferPointer<UInt8>, with statement: Statement) throws {
         let layout = ItemHistory.layout
         var row = RowBinder(statement, at: layout.itemID)
         try row.bind(itemID)
@@ -48,12 +47,6 @@ struct ItemHistory {
         try row.bindText(recordedAt)
         try ItemEventCodec.bind(event, to: &row)
         try statement.run()
-    }
-
-    func append(_ event: ItemEvent, itemID: UUID, version: Int, recordedAt: String) throws {
-        try database.withStatement(ItemHistory.insertSQL) { statement in
-            try ItemHistory.append(event, itemID: itemID, version: version, recordedAt: recordedAt, with: statement)
-        }
     }
 
     /// Version 1 (`added`) of every item in `items`, dated with its `updated_at`, in one
@@ -70,35 +63,8 @@ struct ItemHistory {
             + " FROM items ORDER BY \(id)"
     }()
 
-    /// True when no item has any history yet.
-    func isEmpty() throws -> Bool {
-        try database.withStatement("SELECT NOT EXISTS (SELECT 1 FROM \(ItemHistory.table))") { statement in
-            try statement.step()
-            return statement.int(at: 0) == 1
-        }
-    }
-
-    /// The item's latest version, 0 when it has no history.
-    func version(of itemID: UUID) throws -> Int {
-        try database.withStatement("SELECT coalesce(max(version), 0) FROM \(ItemHistory.table) WHERE item_id = ?") { statement in
-            try statement.bind(itemID, at: 0)
-            try statement.step()
-            return statement.int(at: 0)
-        }
-    }
-
-    /// The item's events, oldest first.
-    func events(of itemID: UUID) throws -> [RecordedItemEvent] {
-        try database.withStatement("SELECT \(ItemHistory.selectColumns) FROM \(ItemHistory.table) WHERE item_id = ? ORDER BY version") { statement in
-            try statement.bind(itemID, at: 0)
-            var events: [RecordedItemEvent] = []
-            while try statement.step() { events.append(try ItemHistory.decode(statement)) }
-            return events
-        }
-    }
-
     /// Decodes one row selected with ``selectColumns``.
-    static func decode(_ statement: Statement) throws -> RecordedItemEvent {
+    static func decode<Source: ColumnSource>(_ statement: Source) throws -> RecordedItemEvent {
         let layout = ItemHistory.layout
         do {
             guard let itemID = statement.uuid(at: layout.itemID) else {
@@ -110,6 +76,56 @@ struct ItemHistory {
                                      recordedAt: statement.text(at: layout.recordedAt), event: event)
         } catch let error as ColumnDecodingError {
             throw StoreError.undecodableRow(table: table, id: "\(statement.text(at: layout.itemID)) version \(statement.int(at: layout.version))", reason: error.reason)
+        }
+    }
+}
+
+/// The `item_events` table on one engine's connection.
+struct HistoryRecords<Connection: StoreConnection> {
+    let connection: Connection
+
+    func append(_ event: ItemEvent, itemID: UUID, version: Int, recordedAt: String) throws {
+        try connection.withStatement(ItemHistory.insertSQL) { statement in
+            try ItemHistory.append(event, itemID: itemID, version: version, recordedAt: recordedAt, with: statement)
+        }
+    }
+
+    /// True when no item has any history yet.
+    func isEmpty() throws -> Bool {
+        try connection.withStatement("SELECT CASE WHEN EXISTS (SELECT 1 FROM \(ItemHistory.table)) THEN 0 ELSE 1 END") { statement in
+            _ = try statement.step()
+            return statement.int(at: 0) == 1
+        }
+    }
+
+    /// The item's latest version, 0 when it has no history.
+    func version(of itemID: UUID) throws -> Int {
+        try connection.withStatement("SELECT coalesce(max(version), 0) FROM \(ItemHistory.table) WHERE item_id = ?") { statement in
+            try statement.bind(itemID, at: 0)
+            _ = try statement.step()
+            return statement.int(at: 0)
+        }
+    }
+
+    /// The item's events, oldest first.
+    func events(of itemID: UUID) throws -> [RecordedItemEvent] {
+        try connection.withStatement("SELECT \(ItemHistory.selectColumns) FROM \(ItemHistory.table) WHERE item_id = ? ORDER BY version") { statement in
+            try statement.bind(itemID, at: 0)
+            var events: [RecordedItemEvent] = []
+            while try statement.step() { events.append(try ItemHistory.decode(statement)) }
+            return events
+        }
+    }
+
+    /// The item's events as the raw columns: their names, then each row's fields as text.
+    func columns(of itemID: UUID) throws -> (names: [String], rows: [[String]]) {
+        try connection.withStatement("SELECT \(ItemHistory.selectColumns) FROM \(ItemHistory.table) WHERE item_id = ? ORDER BY version") { statement in
+            try statement.bind(itemID, at: 0)
+            var rows: [[String]] = []
+            while try statement.step() {
+                rows.append((0..<statement.columnCount).map(statement.fieldText(at:)))
+            }
+            return ((0..<statement.columnCount).map(statement.columnName(at:)), rows)
         }
     }
 }

@@ -1,5 +1,4 @@
 import Inventory
-import SQLiteCore
 
 /// Which items to list, and which page of them. Results are ordered by name, then id.
 public struct ItemQuery: Sendable, Equatable {
@@ -38,7 +37,7 @@ public struct ItemQuery: Sendable, Equatable {
     }
 
     /// The SQL condition and its arguments, in parameter order.
-    func whereClause() -> (sql: String, bind: (Statement) throws -> Int) {
+    func whereClause<Statement: StoreStatement>(_ dialect: SQLDialect) -> (sql: String, bind: (Statement) throws -> Int) {
         var conditions: [String] = []
         // The tag is written into the SQL as a literal (it comes from the codec, never from the
         // user) so the planner sees the value and picks items_by_status_name.
@@ -50,9 +49,9 @@ public struct ItemQuery: Sendable, Equatable {
         case nil: break
         }
         if color != nil { conditions.append("color = ?") }
-        if nameContains != nil { conditions.append("name LIKE ? ESCAPE '\\'") }
+        if nameContains != nil { conditions.append("name \(dialect.caseInsensitiveLike) ? ESCAPE '\\'") }
         // A half-open range on the index instead of LIKE, which cannot use a BINARY index.
-        if namePrefix != nil { conditions.append("name >= ? AND name < ? || char(1114111)") }
+        if namePrefix != nil { conditions.append("name >= ? AND name < ? || \(dialect.greatestCharacter)") }
         let sql = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         let query = self
         return (sql, { statement in

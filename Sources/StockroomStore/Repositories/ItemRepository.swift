@@ -2,13 +2,167 @@ import Foundation
 import Inventory
 import SQLiteCore
 
-/// Reads and writes the `items` table.
+/// Reads and writes the `items` table, on SQLite or PostgreSQL.
 ///
 /// Every method that writes runs in one transaction of its own, or inside the caller's
 /// transaction when one is open. Items are validated before they are written, so a domain
-/// rule fails with an ``InventoryError`` before SQLite's CHECK constraints are ever reached.
+/// rule fails with an ``InventoryError`` before the database's CHECK constraints are ever
+/// reached. The work is written once, in `ItemRecords`, generic over the engine; this type
+/// holds the engine's specialised copy and forwards to it, so SQLite's path makes direct calls.
 public struct ItemRepository {
-    let database: Database
+    enum Engine {
+        case sqlite(ItemRecords<Database>)
+        case postgres(ItemRecords<PostgresStoreConnection>)
+    }
+
+    let engine: Engine
+
+    init(database: Database) { engine = .sqlite(ItemRecords(connection: database)) }
+    init(postgres: PostgresStoreConnection) { engine = .postgres(ItemRecords(connection: postgres)) }
+
+    /// Adds one item, as version 1 of its history.
+    ///
+    /// - Throws: ``InventoryError`` for a blank name or invalid quantity; the engine's
+    ///   constraint error when the id already exists.
+    public func insert(_ item: Item) throws {
+        switch engine {
+        case .sqlite(let records): try records.insert(item)
+        case .postgres(let records): try records.insert(item)
+        }
+    }
+
+    /// Adds many items in one transaction: all of them or, on the first error, none. Each gets
+    /// version 1 of its history.
+    public func insert<Items: Sequence>(contentsOf items: Items) throws where Items.Element == Item {
+        switch engine {
+        case .sqlite(let records): try records.insert(contentsOf: items)
+        case .postgres(let records): try records.insert(contentsOf: items)
+        }
+    }
+
+    /// The item with `id`.
+    ///
+    /// - Throws: ``StoreError/notFound(_:_:)`` or ``StoreError/undecodableRow(table:id:reason:)``.
+    public func item(id: UUID) throws -> Item {
+        switch engine {
+        case .sqlite(let records): try records.item(id: id)
+        case .postgres(let records): try records.item(id: id)
+        }
+    }
+
+    /// The items matching `query`, ordered by name then id.
+    public func items(matching query: ItemQuery = ItemQuery()) throws -> [Item] {
+        var items: [Item] = []
+        if let limit = query.limit { items.reserveCapacity(min(limit, 10_000)) }
+        try forEachItem(matching: query) { items.append($0) }
+        return items
+    }
+
+    /// Calls `body` with each item matching `query` as it is read, without holding all of them.
+    public func forEachItem(matching query: ItemQuery = ItemQuery(), _ body: (Item) throws -> Void) throws {
+        switch engine {
+        case .sqlite(let records): try records.forEachItem(matching: query, body)
+        case .postgres(let records): try records.forEachItem(matching: query, body)
+        }
+    }
+
+    /// Calls `body` with every item in storage order, unsorted: the cheapest way to read them
+    /// all (exports, checks), since it walks the table once without an index.
+    public func forEveryItem(_ body: (Item) throws -> Void) throws {
+        switch engine {
+        case .sqlite(let records): try records.forEveryItem(body)
+        case .postgres(let records): try records.forEveryItem(body)
+        }
+    }
+
+    /// Every item in storage order, unsorted.
+    public func everyItem() throws -> [Item] {
+        switch engine {
+        case .sqlite(let records): try records.everyItem()
+        case .postgres(let records): try records.everyItem()
+        }
+    }
+
+    /// How many items there are.
+    public func count() throws -> Int {
+        switch engine {
+        case .sqlite(let records): try records.count()
+        case .postgres(let records): try records.count()
+        }
+    }
+
+    /// Applies `edit` to the item with `id` and returns the result; when anything changed, the
+    /// change is recorded as the item's next version.
+    ///
+    /// - Parameter expectedVersion: when given, the update happens only if the item is still at
+    ///   this version.
+    /// - Throws: ``StoreError/notFound(_:_:)``, ``StoreError/versionConflict(id:expected:current:)``,
+    ///   ``InventoryError``.
+    @discardableResult
+    public func update(id: UUID, with edit: ItemEdit, ifVersion expectedVersion: Int? = nil) throws -> Item {
+        switch engine {
+        case .sqlite(let records): try records.update(id: id, with: edit, ifVersion: expectedVersion)
+        case .postgres(let records): try records.update(id: id, with: edit, ifVersion: expectedVersion)
+        }
+    }
+
+    /// Deletes the item with `id` and records the deletion in its history, which stays. Drafts
+    /// duplicated from it keep their copy and still save.
+    ///
+    /// - Throws: ``StoreError/notFound(_:_:)``.
+    public func delete(id: UUID) throws {
+        switch engine {
+        case .sqlite(let records): try records.delete(id: id)
+        case .postgres(let records): try records.delete(id: id)
+        }
+    }
+
+    /// The item's current version: 1 when added, one more for each change since.
+    public func version(id: UUID) throws -> Int {
+        switch engine {
+        case .sqlite(let records): try records.history.version(of: id)
+        case .postgres(let records): try records.history.version(of: id)
+        }
+    }
+
+    /// The item's history, oldest first; it outlives the item.
+    ///
+    /// - Throws: ``StoreError/notFound(_:_:)`` when no item with `id` ever existed.
+    public func history(id: UUID) throws -> [RecordedItemEvent] {
+        let events = switch engine {
+        case .sqlite(let records): try records.history.events(of: id)
+        case .postgres(let records): try records.history.events(of: id)
+        }
+        if events.isEmpty { throw StoreError.notFound(.item, id.lowercasedString) }
+        return events
+    }
+
+    /// The item's history as the raw columns of `item_events`: their names, then one row of
+    /// values as text per event (NULL as an empty field), oldest first.
+    public func historyColumns(id: UUID) throws -> (names: [String], rows: [[String]]) {
+        switch engine {
+        case .sqlite(let records): try records.history.columns(of: id)
+        case .postgres(let records): try records.history.columns(of: id)
+        }
+    }
+
+    /// Resolves a full id or a unique prefix of an item that has a history, deleted or not.
+    public func resolveHistoryID(_ text: String) throws -> UUID {
+        switch engine {
+        case .sqlite(let records): try IDPrefix.resolve(text, in: ItemHistory.table, column: "item_id", record: .item, connection: records.connection)
+        case .postgres(let records): try IDPrefix.resolve(text, in: ItemHistory.table, column: "item_id", record: .item, connection: records.connection)
+        }
+    }
+
+    /// Resolves a full id or a unique prefix of at least 4 characters, in any letter case.
+    public func resolveID(_ text: String) throws -> UUID {
+        switch engine {
+        case .sqlite(let records): try IDPrefix.resolve(text, in: "items", record: .item, connection: records.connection)
+        case .postgres(let records): try IDPrefix.resolve(text, in: "items", record: .item, connection: records.connection)
+        }
+    }
+
+    // MARK: Layout, shared by every engine and by import, export and check
 
     /// The columns an `Item` is read from, in decoding order.
     static let columns = ColumnLayout.of(ItemCodec.columns()).list
@@ -29,118 +183,19 @@ public struct ItemRepository {
         }
     }
 
+    static let selectByID = "SELECT \(columns) FROM items WHERE id = ?"
+
     static let insertLayout = InsertLayout()
     static let insertSQL = "INSERT INTO items (\(insertLayout.columns.list)) VALUES (\(insertLayout.columns.placeholders))"
 
-    /// Adds one item, as version 1 of its history.
-    ///
-    /// - Throws: ``InventoryError`` for a blank name or invalid quantity; ``SQLiteError`` (a
-    ///   constraint) when the id already exists.
-    public func insert(_ item: Item) throws {
-        try item.validate()
-        let now = Timestamp.now()
-        try database.inTransaction {
-            try database.withStatement(ItemRepository.insertSQL) { statement in
-                try ItemRepository.bindInsert(item, now: now, to: statement)
-            }
-            try history.append(.added(item), itemID: item.id, version: 1, recordedAt: now)
-        }
-    }
-
-    /// Adds many items in one transaction: all of them or, on the first error, none. Each gets
-    /// version 1 of its history.
-    public func insert<Items: Sequence>(contentsOf items: Items) throws where Items.Element == Item {
-        let now = Timestamp.now()
-        try database.inTransaction {
-            let statement = try database.cachedStatement(ItemRepository.insertSQL)
-            defer { statement.reset() }
-            let events = try database.cachedStatement(ItemHistory.insertSQL)
-            defer { events.reset() }
-            for item in items {
-                try item.validate()
-                try ItemRepository.bindInsert(item, now: now, to: statement)
-                statement.reset()
-                try ItemHistory.append(.added(item), itemID: item.id, version: 1, recordedAt: now, with: events)
-                events.reset()
-            }
-        }
-    }
-
     @inline(__always)
-    static func bindInsert(_ item: Item, now: String, to statement: Statement) throws {
+    static func bindInsert<Statement: StoreStatement>(_ item: Item, now: String, to statement: Statement) throws {
         let layout = ItemRepository.insertLayout
         var row = RowBinder(statement, at: layout.item)
         try ItemCodec.bind(item, to: &row)
         try statement.bind(now, at: layout.createdAt)
         try statement.bind(now, at: layout.updatedAt)
         try statement.run()
-    }
-
-    var history: ItemHistory { ItemHistory(database: database) }
-
-    /// The item with `id`.
-    ///
-    /// - Throws: ``StoreError/notFound(_:_:)`` or ``StoreError/undecodableRow(table:id:reason:)``.
-    public func item(id: UUID) throws -> Item {
-        let found = try database.withStatement("SELECT \(ItemRepository.columns) FROM items WHERE id = ?") { statement in
-            try statement.bind(id, at: 0)
-            return try statement.step() ? try ItemRepository.decode(statement) : nil
-        }
-        guard let found else { throw StoreError.notFound(.item, id.lowercasedString) }
-        return found
-    }
-
-    /// The items matching `query`, ordered by name then id.
-    public func items(matching query: ItemQuery = ItemQuery()) throws -> [Item] {
-        var items: [Item] = []
-        if let limit = query.limit { items.reserveCapacity(min(limit, 10_000)) }
-        try forEachItem(matching: query) { items.append($0) }
-        return items
-    }
-
-    /// Calls `body` with each item matching `query` as it is read, without holding all of them.
-    public func forEachItem(matching query: ItemQuery = ItemQuery(), _ body: (Item) throws -> Void) throws {
-        let (condition, bindConditions) = query.whereClause()
-        let sql = "SELECT \(ItemRepository.columns) FROM items\(condition) ORDER BY name, id LIMIT ? OFFSET ?"
-        try database.withStatement(sql) { statement in
-            let next = try bindConditions(statement)
-            try statement.bind(query.limit ?? -1, at: next)
-            try statement.bind(query.offset, at: next + 1)
-            while try statement.step() {
-                try body(try ItemRepository.decode(statement))
-            }
-        }
-    }
-
-    /// Calls `body` with every item in storage order, unsorted: the cheapest way to read them
-    /// all (exports, checks), since it walks the table once without an index.
-    public func forEveryItem(_ body: (Item) throws -> Void) throws {
-        try database.withStatement("SELECT \(ItemRepository.columns) FROM items") { statement in
-            while try statement.step() {
-                try body(try ItemRepository.decode(statement))
-            }
-        }
-    }
-
-    /// Every item in storage order, unsorted.
-    public func everyItem() throws -> [Item] {
-        // Its own loop rather than forEveryItem with an appending closure: a closure call per
-        // row is measurable when reading a million rows.
-        try database.withStatement("SELECT \(ItemRepository.columns) FROM items") { statement in
-            var items: [Item] = []
-            while try statement.step() {
-                items.append(try ItemRepository.decode(statement))
-            }
-            return items
-        }
-    }
-
-    /// How many items there are.
-    public func count() throws -> Int {
-        try database.withStatement("SELECT count(*) FROM items") { statement in
-            try statement.step()
-            return statement.int(at: 0)
-        }
     }
 
     /// The UPDATE of an item's fields and `updated_at`, by id.
@@ -160,17 +215,105 @@ public struct ItemRepository {
 
     static let updateLayout = UpdateLayout()
 
-    /// Applies `edit` to the item with `id` and returns the result; when anything changed, the
-    /// change is recorded as the item's next version.
-    ///
-    /// - Parameter expectedVersion: when given, the update happens only if the item is still at
-    ///   this version.
-    /// - Throws: ``StoreError/notFound(_:_:)``, ``StoreError/versionConflict(id:expected:current:)``,
-    ///   ``InventoryError``.
-    @discardableResult
-    public func update(id: UUID, with edit: ItemEdit, ifVersion expectedVersion: Int? = nil) throws -> Item {
-        try database.inTransaction {
-            let current = try item(id: id)
+    @inline(__always)
+    static func decode<Source: ColumnSource>(_ statement: Source) throws -> Item {
+        do {
+            var row = RowReader(statement)
+            return try ItemCodec.decode(from: &row)
+        } catch {
+            throw StoreError.undecodableRow(table: "items", id: statement.text(at: 0), reason: error.reason)
+        }
+    }
+}
+
+/// The `items` table on one engine's connection: what ``ItemRepository`` does, written once.
+struct ItemRecords<Connection: StoreConnection> {
+    let connection: Connection
+
+    var history: HistoryRecords<Connection> { HistoryRecords(connection: connection) }
+
+    func insert(_ item: Item) throws {
+        try item.validate()
+        let now = Timestamp.now()
+        try connection.inTransaction {
+            try connection.withStatement(ItemRepository.insertSQL) { statement in
+                try ItemRepository.bindInsert(item, now: now, to: statement)
+            }
+            try history.append(.added(item), itemID: item.id, version: 1, recordedAt: now)
+        }
+    }
+
+    func insert<Items: Sequence>(contentsOf items: Items) throws where Items.Element == Item {
+        let now = Timestamp.now()
+        try connection.inTransaction {
+            let statement = try connection.cachedStatement(ItemRepository.insertSQL)
+            defer { statement.reset() }
+            let events = try connection.cachedStatement(ItemHistory.insertSQL)
+            defer { events.reset() }
+            for item in items {
+                try item.validate()
+                try ItemRepository.bindInsert(item, now: now, to: statement)
+                statement.reset()
+                try ItemHistory.append(.added(item), itemID: item.id, version: 1, recordedAt: now, with: events)
+                events.reset()
+            }
+        }
+    }
+
+    /// The item with `id`; `locking` it for the rest of the transaction on engines with row locks.
+    func item(id: UUID, locking: Bool = false) throws -> Item {
+        let sql = locking ? ItemRepository.selectByID + connection.dialect.lockingRead : ItemRepository.selectByID
+        let found = try connection.withStatement(sql) { statement in
+            try statement.bind(id, at: 0)
+            return try statement.step() ? try ItemRepository.decode(statement) : nil
+        }
+        guard let found else { throw StoreError.notFound(.item, id.lowercasedString) }
+        return found
+    }
+
+    func forEachItem(matching query: ItemQuery, _ body: (Item) throws -> Void) throws {
+        let (condition, bindConditions): (String, (Connection.Statement) throws -> Int) = query.whereClause(connection.dialect)
+        let sql = "SELECT \(ItemRepository.columns) FROM items\(condition) ORDER BY name, id LIMIT ? OFFSET ?"
+        try connection.withStatement(sql) { statement in
+            let next = try bindConditions(statement)
+            try connection.bindLimit(query.limit, to: statement, at: next)
+            try statement.bind(query.offset, at: next + 1)
+            while try statement.step() {
+                try body(try ItemRepository.decode(statement))
+            }
+        }
+    }
+
+    func forEveryItem(_ body: (Item) throws -> Void) throws {
+        try connection.withStatement("SELECT \(ItemRepository.columns) FROM items") { statement in
+            while try statement.step() {
+                try body(try ItemRepository.decode(statement))
+            }
+        }
+    }
+
+    func everyItem() throws -> [Item] {
+        // Its own loop rather than forEveryItem with an appending closure: a closure call per
+        // row is measurable when reading a million rows.
+        try connection.withStatement("SELECT \(ItemRepository.columns) FROM items") { statement in
+            var items: [Item] = []
+            while try statement.step() {
+                items.append(try ItemRepository.decode(statement))
+            }
+            return items
+        }
+    }
+
+    func count() throws -> Int {
+        try connection.withStatement("SELECT count(*) FROM items") { statement in
+            _ = try statement.step()
+            return statement.int(at: 0)
+        }
+    }
+
+    func update(id: UUID, with edit: ItemEdit, ifVersion expectedVersion: Int?) throws -> Item {
+        try connection.inTransaction {
+            let current = try item(id: id, locking: true)
             let version = try history.version(of: id)
             if let expectedVersion, expectedVersion != version {
                 throw StoreError.versionConflict(id: id.lowercasedString, expected: expectedVersion, current: version)
@@ -180,7 +323,7 @@ public struct ItemRepository {
             guard let changes = ItemChanges(from: current, to: updated) else { return current }
             let now = Timestamp.now()
             let layout = ItemRepository.updateLayout
-            try database.withStatement(layout.sql) { statement in
+            try connection.withStatement(layout.sql) { statement in
                 var row = RowBinder(statement, at: layout.item)
                 try ItemCodec.bind(updated, to: &row)
                 try statement.bind(now, at: layout.updatedAt)
@@ -191,80 +334,14 @@ public struct ItemRepository {
         }
     }
 
-    /// Deletes the item with `id` and records the deletion in its history, which stays. Drafts
-    /// duplicated from it keep their copy and still save.
-    ///
-    /// - Throws: ``StoreError/notFound(_:_:)``.
-    public func delete(id: UUID) throws {
-        try database.inTransaction {
-            try database.withStatement("DELETE FROM items WHERE id = ?") { statement in
+    func delete(id: UUID) throws {
+        try connection.inTransaction {
+            try connection.withStatement("DELETE FROM items WHERE id = ?") { statement in
                 try statement.bind(id, at: 0)
                 try statement.run()
             }
-            if database.changes == 0 { throw StoreError.notFound(.item, id.lowercasedString) }
+            if connection.changes == 0 { throw StoreError.notFound(.item, id.lowercasedString) }
             try history.append(.deleted, itemID: id, version: try history.version(of: id) + 1, recordedAt: Timestamp.now())
         }
-    }
-
-    /// The item's current version: 1 when added, one more for each change since.
-    public func version(id: UUID) throws -> Int {
-        try history.version(of: id)
-    }
-
-    /// The item's history, oldest first; it outlives the item.
-    ///
-    /// - Throws: ``StoreError/notFound(_:_:)`` when no item with `id` ever existed.
-    public func history(id: UUID) throws -> [RecordedItemEvent] {
-        let events = try history.events(of: id)
-        if events.isEmpty { throw StoreError.notFound(.item, id.lowercasedString) }
-        return events
-    }
-
-    /// The item's history as the raw columns of `item_events`: their names, then one row of
-    /// values as text per event (NULL as an empty field), oldest first.
-    public func historyColumns(id: UUID) throws -> (names: [String], rows: [[String]]) {
-        try database.withStatement("SELECT \(ItemHistory.selectColumns) FROM \(ItemHistory.table) WHERE item_id = ? ORDER BY version") { statement in
-            try statement.bind(id, at: 0)
-            var rows: [[String]] = []
-            while try statement.step() {
-                rows.append((0..<statement.columnCount).map { index in
-                    switch statement.value(at: index) {
-                    case .null: ""
-                    case .integer(let value): String(value)
-                    case .real(let value): String(value)
-                    case .text(let value): value
-                    case .blob(let bytes): bytes.map { String($0, radix: 16) }.joined()
-                    }
-                })
-            }
-            return ((0..<statement.columnCount).map(statement.columnName(at:)), rows)
-        }
-    }
-
-    /// Resolves a full id or a unique prefix of an item that has a history, deleted or not.
-    public func resolveHistoryID(_ text: String) throws -> UUID {
-        try IDPrefix.resolve(text, in: ItemHistory.table, column: "item_id", record: .item, database: database)
-    }
-
-    /// Resolves a full id or a unique prefix of at least 4 characters, in any letter case.
-    public func resolveID(_ text: String) throws -> UUID {
-        try IDPrefix.resolve(text, in: "items", record: .item, database: database)
-    }
-
-    @inline(__always)
-    static func decode(_ statement: Statement) throws -> Item {
-        do {
-            var row = RowReader(statement)
-            return try ItemCodec.decode(from: &row)
-        } catch {
-            throw StoreError.undecodableRow(table: "items", id: statement.text(at: 0), reason: error.reason)
-        }
-    }
-}
-
-extension Database {
-    /// Runs `body` in a new write transaction, or in a savepoint when one is already open.
-    func inTransaction<T>(_ body: () throws -> T) throws -> T {
-        isAutocommit ? try writeTransaction(body) : try savepoint("stockroom", body)
     }
 }

@@ -58,7 +58,7 @@ extension ItemImport {
         func replace(with item: Item, created: UnsafeBufferPointer<UInt8>?, updated: UnsafeBufferPointer<UInt8>, events: Statement) throws -> String? {
             let stored = try ItemRepository(database: database).item(id: item.id)
             guard let changes = ItemChanges(from: stored, to: item) else { return nil }
-            let version = try ItemHistory(database: database).version(of: item.id)
+            let version = try HistoryRecords(connection: database).version(of: item.id)
             defer { update.reset() }
             let layout = ItemRepository.insertLayout
             var row = RowBinder(update, at: layout.item)

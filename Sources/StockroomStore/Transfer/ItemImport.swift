@@ -90,7 +90,7 @@ public struct ItemImport {
             try rebuild?.dropIndexes()
             // Into a database without items or history, every item's first event is written in
             // one statement after the load (as migration 0003 does), not one INSERT per row.
-            let historyAfterLoad = try rebuild != nil && ItemHistory(database: database).isEmpty()
+            let historyAfterLoad = try rebuild != nil && HistoryRecords(connection: database).isEmpty()
             let writer = try RowWriter(database: database, onConflict: onConflict, recordsHistory: !historyAfterLoad)
             let summary = try load(descriptor, database: database, writer: writer, progress: progress)
             if historyAfterLoad { try database.execute(ItemHistory.addedForEveryItemSQL) }

@@ -1,4 +1,5 @@
 import Foundation
+import PostgresCore
 import SQLiteCore
 import StockroomMigrations
 import StockroomStore
@@ -8,8 +9,20 @@ extension DatabaseOptions {
     /// the pending migrations up to `target`; see ``DatabaseFile/openForWriting(path:busyTimeoutMilliseconds:migrations:upTo:onApplied:)``.
     func migrate(_ migrations: MigrationSet, upTo target: Int?, onApplied: (Migration) -> Void) throws {
         Failure.startWaiting()
+        if let server = try postgresMigrationRunner(migrations) {
+            try server.migrate(upTo: target, onApplied: onApplied)
+            return
+        }
         _ = try DatabaseFile.openForWriting(path: pathForWriting(), busyTimeoutMilliseconds: busyTimeoutMilliseconds,
                                            migrations: migrations, upTo: target, onApplied: onApplied)
+    }
+
+    /// The PostgreSQL runner for `migrations` when the location is a server, else nil.
+    func postgresMigrationRunner(_ migrations: MigrationSet) throws -> PostgresMigrationRunner? {
+        guard case .postgres(let uri) = resolvedLocation() else { return nil }
+        let connection = try Connection(uri)
+        try connection.waitForLocks(milliseconds: busyTimeoutMilliseconds)
+        return PostgresMigrationRunner(connection: connection, migrations: migrations)
     }
 
     /// Opens the database to read it without changing it, or returns nil when the file does
@@ -18,7 +31,7 @@ extension DatabaseOptions {
     func openExistingForReading(_ migrations: MigrationSet = .embedded,
                                 accepting acceptance: DatabaseFile.Acceptance = []) throws -> Database? {
         Failure.startWaiting()
-        return try DatabaseFile.openForReading(path: resolvedPath(), busyTimeoutMilliseconds: busyTimeoutMilliseconds,
+        return try DatabaseFile.openForReading(path: try resolvedPath(), busyTimeoutMilliseconds: busyTimeoutMilliseconds,
                                                migrations: migrations, accepting: acceptance)?.database
     }
 
@@ -28,7 +41,7 @@ extension DatabaseOptions {
     /// - Throws: a not-found failure (exit 66) when the file does not exist.
     func requireExistingForQuery() throws -> Database {
         guard let database = try openExistingForReading(accepting: [.foreign, .untrustedMigrations]) else {
-            throw missing(resolvedPath())
+            throw missing(try resolvedPath())
         }
         return database
     }

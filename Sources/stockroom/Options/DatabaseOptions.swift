@@ -5,7 +5,7 @@ import StockroomStore
 /// Where the database is and how long to wait for other writers: shared by every command.
 struct DatabaseOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "The database file. Default: $STOCKROOM_DB, else ${XDG_DATA_HOME:-~/.local/share}/stockroom/stockroom.sqlite.",
+        "The database file, or a PostgreSQL URI (postgresql://...). Default: $STOCKROOM_DB, else ${XDG_DATA_HOME:-~/.local/share}/stockroom/stockroom.sqlite.",
         valueName: "path"), completion: .file())
     var db: String?
 
@@ -21,8 +21,27 @@ struct DatabaseOptions: ParsableArguments {
         if let db, db.isEmpty { throw ValidationError("--db must not be empty") }
     }
 
-    /// The path chosen by --db, $STOCKROOM_DB, or the XDG default, in that order.
-    func resolvedPath() -> String {
+    /// Where the inventory is: --db, $STOCKROOM_DB, or the XDG default, in that order; a
+    /// `postgresql://` or `postgres://` URI is a PostgreSQL database, anything else a file.
+    func resolvedLocation() -> DatabaseLocation {
+        DatabaseLocation(resolvedValue())
+    }
+
+    /// The file path, for the commands that work on SQLite files only so far; never opens a
+    /// PostgreSQL URI as a path.
+    ///
+    /// - Throws: a usage failure (exit 64) for a PostgreSQL URI, printed without its password.
+    func resolvedPath() throws -> String {
+        switch resolvedLocation() {
+        case .file(let path): return path
+        case .postgres:
+            throw Failure.Message(code: .usage, description:
+                "this command is not yet supported on PostgreSQL (\(resolvedLocation())); it works on SQLite database files")
+        }
+    }
+
+    /// The text chosen by --db, $STOCKROOM_DB, or the XDG default, in that order.
+    private func resolvedValue() -> String {
         Failure.startWaiting() // every command resolves the path before it opens the file
         if let db { return db }
         let environment = ProcessInfo.processInfo.environment
@@ -37,6 +56,9 @@ struct DatabaseOptions: ParsableArguments {
     /// Opens the store to write (creating and migrating the file when needed).
     func openStore() throws -> InventoryStore {
         Failure.startWaiting()
+        if case .postgres = resolvedLocation() {
+            return try InventoryStore(location: resolvedLocation(), busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        }
         return try InventoryStore(path: pathForWriting(), busyTimeoutMilliseconds: busyTimeoutMilliseconds)
     }
 
@@ -44,13 +66,13 @@ struct DatabaseOptions: ParsableArguments {
     /// an empty inventory and is not created.
     func openStoreForReading(_ contents: InventoryStore.Contents) throws -> InventoryStore {
         Failure.startWaiting()
-        return try InventoryStore.reading(path: resolvedPath(), busyTimeoutMilliseconds: busyTimeoutMilliseconds, contents: contents)
+        return try InventoryStore.reading(location: resolvedLocation(), busyTimeoutMilliseconds: busyTimeoutMilliseconds, contents: contents)
     }
 
     /// The path to open for writing. The default location's folder is created on first use;
     /// a folder named by --db or $STOCKROOM_DB is the user's to create, so a typo fails (74).
-    func pathForWriting() -> String {
-        let path = resolvedPath()
+    func pathForWriting() throws -> String {
+        let path = try resolvedPath()
         if db == nil, ProcessInfo.processInfo.environment["STOCKROOM_DB"]?.isEmpty ?? true {
             try? FileManager.default.createDirectory(
                 atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)

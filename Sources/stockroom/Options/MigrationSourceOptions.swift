@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StockroomMigrations
+import StockroomStore
 
 /// `--migrations-dir PATH` (hidden): use the `NNNN_name.sql` files of a folder instead of the
 /// migrations built into the binary.
@@ -17,9 +18,13 @@ struct MigrationSourceOptions: ParsableArguments {
         if let migrationsDir, migrationsDir.isEmpty { throw ValidationError("--migrations-dir must not be empty") }
     }
 
-    /// The folder's migrations when --migrations-dir is given, else the embedded ones.
-    func migrationSet() throws -> MigrationSet {
-        guard let migrationsDir else { return .embedded }
+    /// The folder's migrations when --migrations-dir is given, else the embedded ones for the
+    /// engine of `location` (Migrations/sqlite/ or Migrations/postgres/).
+    func migrationSet(for location: DatabaseLocation = .file("")) throws -> MigrationSet {
+        guard let migrationsDir else {
+            if case .postgres = location { return .embeddedPostgres }
+            return .embedded
+        }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: migrationsDir, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw Failure.Message(code: .notFound, description: "no migrations folder at \(migrationsDir)")

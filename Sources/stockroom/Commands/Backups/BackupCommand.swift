@@ -36,7 +36,7 @@ struct BackupCommand: ParsableCommand {
         let progress = TerminalProgress(label: "backup")
         defer { progress.end() }
         let result = try DatabaseBackup.run(
-            from: database.resolvedPath(), to: destination, replacing: force,
+            from: try database.resolvedPath(), to: destination, replacing: force,
             busyTimeoutMilliseconds: database.busyTimeoutMilliseconds,
             pagesPerStep: progress.isShown ? 256 : -1, progress: progress.show)
         progress.end()

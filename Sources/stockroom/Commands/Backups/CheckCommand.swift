@@ -25,7 +25,7 @@ struct CheckCommand: ParsableCommand {
     var format: ReportFormat = .text
 
     func run() throws {
-        let path = database.resolvedPath()
+        let path = try database.resolvedPath()
         let report = try DatabaseCheck.run(onFileAt: path, busyTimeoutMilliseconds: database.busyTimeoutMilliseconds)
         switch format {
         case .text: printText(report, path: path)

@@ -27,7 +27,7 @@ struct RestoreCommand: ParsableCommand {
 
     func run() throws {
         let result = try DatabaseRestore.run(
-            from: source, into: database.resolvedPath(), replacingContent: force,
+            from: source, into: try database.resolvedPath(), replacingContent: force,
             busyTimeoutMilliseconds: database.busyTimeoutMilliseconds)
         let summary = result.summary
         let kept = result.safetyCopyPath.map { "; the replaced content is kept in \($0)" } ?? " (it had no tables, so no safety copy was needed)"

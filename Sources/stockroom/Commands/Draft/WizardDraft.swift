@@ -46,8 +46,8 @@ struct WizardDraft: ParsableCommand {
             throw Failure.Message(code: .usage, description:
                 "draft wizard needs a terminal on stdin and stdout; scripts use `stockroom draft add --name NAME [...]` then `draft save`")
         }
-        let path = database.resolvedPath()
-        if draftID != nil || itemID != nil, !FileManager.default.fileExists(atPath: path) {
+        if case .file(let path) = database.resolvedLocation(), draftID != nil || itemID != nil,
+           !FileManager.default.fileExists(atPath: path) {
             // Nothing to resume or copy in a file that does not exist; do not create it.
             let (record, id): (String, String) = draftID.map { ("draft", $0) } ?? ("item", itemID ?? "")
             throw Failure.Message(code: .notFound, description: "no \(record) with id '\(id)': there is no database at \(path)")

@@ -25,7 +25,7 @@ struct ShowItem: ParsableCommand {
         let store = try database.openStoreForReading(.itemHistory)
         let items = store.items
         // One snapshot, so the version is the version of the item shown.
-        let (item, version) = try store.database.readTransaction {
+        let (item, version) = try store.read {
             let id = try items.resolveID(id)
             return (try items.item(id: id), try items.version(id: id))
         }

@@ -25,7 +25,7 @@ struct MigrateUp: ParsableCommand {
     var dryRun = false
 
     func run() throws {
-        let migrations = try source.migrationSet()
+        let migrations = try source.migrationSet(for: database.resolvedLocation())
         if let target, migrations.migration(version: target) == nil {
             throw Failure.Message(code: .usage, description:
                 "--to \(target): no migration has that version (known: \(migrations.migrations.map { String($0.version) }.joined(separator: ", ")))")
@@ -44,8 +44,13 @@ struct MigrateUp: ParsableCommand {
     }
 
     private func printPlan(_ migrations: MigrationSet) throws {
-        let connection = try database.openExistingForReading(migrations) ?? Database(path: ":memory:")
-        let plan = try MigrationRunner(database: connection, migrations: migrations).pendingMigrations()
+        let pending = if let server = try database.postgresMigrationRunner(migrations) {
+            try server.pendingMigrations()
+        } else {
+            try MigrationRunner(database: try database.openExistingForReading(migrations) ?? Database(path: ":memory:"),
+                                migrations: migrations).pendingMigrations()
+        }
+        let plan = pending
             .filter { $0.version <= target ?? Int.max }
         for migration in plan {
             Output.line("Would apply \(migration.fileName)\(migration.runsInTransaction ? "" : " (outside a transaction)")")

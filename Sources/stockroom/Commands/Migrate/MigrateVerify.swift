@@ -19,11 +19,16 @@ struct MigrateVerify: ParsableCommand {
     @OptionGroup var source: MigrationSourceOptions
 
     func run() throws {
-        let migrations = try source.migrationSet()
-        guard let connection = try database.openExistingForReading(migrations, accepting: .untrustedMigrations) else {
-            throw database.missing(database.resolvedPath())
+        let migrations = try source.migrationSet(for: database.resolvedLocation())
+        let report: MigrationVerification
+        if let server = try database.postgresMigrationRunner(migrations) {
+            report = try server.verify()
+        } else {
+            guard let connection = try database.openExistingForReading(migrations, accepting: .untrustedMigrations) else {
+                throw database.missing(try database.resolvedPath())
+            }
+            report = try MigrationRunner(database: connection, migrations: migrations).verify()
         }
-        let report = try MigrationRunner(database: connection, migrations: migrations).verify()
         let findings = report.findings
         Output.lines(findings)
         if report.schemaComparisonSkipped {

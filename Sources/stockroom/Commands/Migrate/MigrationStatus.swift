@@ -27,9 +27,14 @@ struct MigrationStatus: ParsableCommand {
     var exitCode = false
 
     func run() throws {
-        let migrations = try source.migrationSet()
-        let connection = try database.openExistingForReading(migrations, accepting: .untrustedMigrations) ?? Database(path: ":memory:")
-        let entries = try MigrationRunner(database: connection, migrations: migrations).status()
+        let migrations = try source.migrationSet(for: database.resolvedLocation())
+        let entries = if let server = try database.postgresMigrationRunner(migrations) {
+            try server.status()
+        } else {
+            try MigrationRunner(
+                database: try database.openExistingForReading(migrations, accepting: .untrustedMigrations) ?? Database(path: ":memory:"),
+                migrations: migrations).status()
+        }
         switch format {
         case .table:
             Output.lines(TextTable.lines(

@@ -36,11 +36,13 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         // A read-only command: it never creates, converts or migrates the file.
+        _ = try database.resolvedPath() // SQLite files only, so far
         let store = try database.openStoreForReading(.items)
+        guard let file = store.database else { return }
         if let output, output != "-" {
-            _ = try ItemExport.write(format, from: store.database, toFile: output)
+            _ = try ItemExport.write(format, from: file, toFile: output)
         } else {
-            _ = try ItemExport.write(format, from: store.database, to: STDOUT_FILENO)
+            _ = try ItemExport.write(format, from: file, to: STDOUT_FILENO)
         }
     }
 }

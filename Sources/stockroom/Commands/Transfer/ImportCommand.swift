@@ -83,6 +83,7 @@ struct ImportCommand: ParsableCommand {
         let started = DispatchTime.now().uptimeNanoseconds
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 }
         var lastShown = -1.0 // the first report always shows
+        _ = try database.resolvedPath() // SQLite files only, so far
         let database: Database? = dryRun ? try database.openExistingForReading() : try database.openStore().database
         let summary = try ItemImport(format: resolvedFormat, onConflict: onConflict, dryRun: dryRun)
             .run(reading: input.descriptor, into: database) { step in

@@ -1,0 +1,116 @@
+-- The schema that Migrations/postgres/ produce, as PostgreSQL's catalog describes it after
+-- the last migration (tables rebuilt from their columns and constraints).
+-- Generated on a throwaway server (run scripts/update-schema.sh); do not edit.
+-- A test fails when this file is stale, so every schema change shows up here in review.
+
+CREATE TABLE drafts (
+    id text COLLATE "C" NOT NULL,
+    kind text COLLATE "C" NOT NULL,
+    source_item_id text COLLATE "C",
+    item_id text COLLATE "C" NOT NULL,
+    name text COLLATE "C" NOT NULL,
+    color text COLLATE "C",
+    status text COLLATE "C" NOT NULL,
+    quantity bigint,
+    is_on_back_order smallint,
+    created_at text COLLATE "C" NOT NULL,
+    updated_at text COLLATE "C" NOT NULL,
+    CONSTRAINT drafts_color_check CHECK ((color = ANY (ARRAY['black'::text, 'blue'::text, 'green'::text, 'red'::text, 'white'::text, 'yellow'::text]))),
+    CONSTRAINT drafts_created_at_check CHECK ((created_at ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}.*Z$'::text)),
+    CONSTRAINT drafts_id_check CHECK ((id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'::text)),
+    CONSTRAINT drafts_item_id_check CHECK ((item_id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'::text)),
+    CONSTRAINT drafts_item_id_key UNIQUE (item_id),
+    CONSTRAINT drafts_kind_check CHECK ((kind = ANY (ARRAY['adding'::text, 'duplicating'::text]))),
+    CONSTRAINT drafts_pkey PRIMARY KEY (id),
+    CONSTRAINT drafts_source_item_id_check CHECK (((source_item_id IS NULL) OR (source_item_id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'::text))),
+    CONSTRAINT drafts_status_check CHECK ((status = ANY (ARRAY['in_stock'::text, 'out_of_stock'::text]))),
+    CONSTRAINT drafts_updated_at_check CHECK ((updated_at ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}.*Z$'::text)),
+    CONSTRAINT source_matches_kind CHECK ((((kind = 'adding'::text) AND (source_item_id IS NULL)) OR ((kind = 'duplicating'::text) AND (source_item_id IS NOT NULL)))),
+    CONSTRAINT status_columns_match_status CHECK ((((status = 'in_stock'::text) AND (quantity IS NOT NULL) AND (quantity >= 1) AND (is_on_back_order IS NULL)) OR ((status = 'out_of_stock'::text) AND (quantity IS NULL) AND (is_on_back_order IS NOT NULL) AND (is_on_back_order = ANY (ARRAY[0, 1])))))
+);
+
+CREATE TABLE item_events (
+    item_id text COLLATE "C" NOT NULL,
+    version bigint NOT NULL,
+    kind text COLLATE "C" NOT NULL,
+    recorded_at text COLLATE "C" NOT NULL,
+    from_name text COLLATE "C",
+    to_name text COLLATE "C",
+    color_changed smallint,
+    from_color text COLLATE "C",
+    to_color text COLLATE "C",
+    from_status text COLLATE "C",
+    from_quantity bigint,
+    from_is_on_back_order smallint,
+    to_status text COLLATE "C",
+    to_quantity bigint,
+    to_is_on_back_order smallint,
+    CONSTRAINT added_is_version_one CHECK (((kind = 'added'::text) = (version = 1))),
+    CONSTRAINT from_status_columns_match_status CHECK ((((from_status IS NULL) AND (from_quantity IS NULL) AND (from_is_on_back_order IS NULL)) OR ((from_status = 'in_stock'::text) AND (from_quantity IS NOT NULL) AND (from_quantity >= 1) AND (from_is_on_back_order IS NULL)) OR ((from_status = 'out_of_stock'::text) AND (from_quantity IS NULL) AND (from_is_on_back_order IS NOT NULL) AND (from_is_on_back_order = ANY (ARRAY[0, 1]))))),
+    CONSTRAINT item_events_color_changed_check CHECK ((color_changed = ANY (ARRAY[0, 1]))),
+    CONSTRAINT item_events_from_color_check CHECK ((from_color = ANY (ARRAY['black'::text, 'blue'::text, 'green'::text, 'red'::text, 'white'::text, 'yellow'::text]))),
+    CONSTRAINT item_events_from_status_check CHECK ((from_status = ANY (ARRAY['in_stock'::text, 'out_of_stock'::text]))),
+    CONSTRAINT item_events_item_id_check CHECK ((item_id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'::text)),
+    CONSTRAINT item_events_kind_check CHECK ((kind = ANY (ARRAY['added'::text, 'changed'::text, 'deleted'::text]))),
+    CONSTRAINT item_events_pkey PRIMARY KEY (item_id, version),
+    CONSTRAINT item_events_recorded_at_check CHECK ((recorded_at ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}.*Z$'::text)),
+    CONSTRAINT item_events_to_color_check CHECK ((to_color = ANY (ARRAY['black'::text, 'blue'::text, 'green'::text, 'red'::text, 'white'::text, 'yellow'::text]))),
+    CONSTRAINT item_events_to_name_check CHECK (((to_name IS NULL) OR (length(btrim(to_name, (((((' '::text || chr(9)) || chr(10)) || chr(11)) || chr(12)) || chr(13)))) > 0))),
+    CONSTRAINT item_events_to_status_check CHECK ((to_status = ANY (ARRAY['in_stock'::text, 'out_of_stock'::text]))),
+    CONSTRAINT item_events_version_check CHECK ((version >= 1)),
+    CONSTRAINT payload_matches_kind CHECK ((((kind = 'added'::text) AND (from_name IS NULL) AND (to_name IS NOT NULL) AND (color_changed IS NULL) AND (from_color IS NULL) AND (from_status IS NULL) AND (to_status IS NOT NULL)) OR ((kind = 'changed'::text) AND (((from_name IS NULL) AND (to_name IS NULL)) OR ((from_name IS NOT NULL) AND (to_name IS NOT NULL) AND (from_name IS DISTINCT FROM to_name))) AND (color_changed IS NOT NULL) AND (((color_changed = 0) AND (from_color IS NULL) AND (to_color IS NULL)) OR ((color_changed = 1) AND (from_color IS DISTINCT FROM to_color))) AND (((from_status IS NULL) AND (to_status IS NULL)) OR ((from_status IS NOT NULL) AND (to_status IS NOT NULL) AND (NOT ((NOT (from_status IS DISTINCT FROM to_status)) AND (NOT (from_quantity IS DISTINCT FROM to_quantity)) AND (NOT (from_is_on_back_order IS DISTINCT FROM to_is_on_back_order)))))) AND ((to_name IS NOT NULL) OR (color_changed = 1) OR (to_status IS NOT NULL))) OR ((kind = 'deleted'::text) AND (from_name IS NULL) AND (to_name IS NULL) AND (color_changed IS NULL) AND (from_color IS NULL) AND (to_color IS NULL) AND (from_status IS NULL) AND (to_status IS NULL)))),
+    CONSTRAINT to_status_columns_match_status CHECK ((((to_status IS NULL) AND (to_quantity IS NULL) AND (to_is_on_back_order IS NULL)) OR ((to_status = 'in_stock'::text) AND (to_quantity IS NOT NULL) AND (to_quantity >= 1) AND (to_is_on_back_order IS NULL)) OR ((to_status = 'out_of_stock'::text) AND (to_quantity IS NULL) AND (to_is_on_back_order IS NOT NULL) AND (to_is_on_back_order = ANY (ARRAY[0, 1])))))
+);
+
+CREATE TABLE items (
+    id text COLLATE "C" NOT NULL,
+    name text COLLATE "C" NOT NULL,
+    color text COLLATE "C",
+    status text COLLATE "C" NOT NULL,
+    quantity bigint,
+    is_on_back_order smallint,
+    created_at text COLLATE "C" NOT NULL,
+    updated_at text COLLATE "C" NOT NULL,
+    CONSTRAINT items_color_check CHECK ((color = ANY (ARRAY['black'::text, 'blue'::text, 'green'::text, 'red'::text, 'white'::text, 'yellow'::text]))),
+    CONSTRAINT items_created_at_check CHECK ((created_at ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}.*Z$'::text)),
+    CONSTRAINT items_id_check CHECK ((id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'::text)),
+    CONSTRAINT items_name_check CHECK ((length(btrim(name, (((((' '::text || chr(9)) || chr(10)) || chr(11)) || chr(12)) || chr(13)))) > 0)),
+    CONSTRAINT items_pkey PRIMARY KEY (id),
+    CONSTRAINT items_status_check CHECK ((status = ANY (ARRAY['in_stock'::text, 'out_of_stock'::text]))),
+    CONSTRAINT items_updated_at_check CHECK ((updated_at ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}.*Z$'::text)),
+    CONSTRAINT status_columns_match_status CHECK ((((status = 'in_stock'::text) AND (quantity IS NOT NULL) AND (quantity >= 1) AND (is_on_back_order IS NULL)) OR ((status = 'out_of_stock'::text) AND (quantity IS NULL) AND (is_on_back_order IS NOT NULL) AND (is_on_back_order = ANY (ARRAY[0, 1])))))
+);
+
+CREATE TABLE schema_migrations (
+    version bigint NOT NULL,
+    name text NOT NULL,
+    checksum text NOT NULL,
+    applied_at text NOT NULL,
+    CONSTRAINT schema_migrations_pkey PRIMARY KEY (version)
+);
+
+CREATE TRIGGER item_events_are_never_deleted BEFORE DELETE ON item_events FOR EACH ROW EXECUTE FUNCTION item_events_refuse_change();
+
+CREATE TRIGGER item_events_are_never_truncated BEFORE TRUNCATE ON item_events FOR EACH STATEMENT EXECUTE FUNCTION item_events_refuse_change();
+
+CREATE TRIGGER item_events_are_never_updated BEFORE UPDATE ON item_events FOR EACH ROW EXECUTE FUNCTION item_events_refuse_change();
+
+CREATE INDEX drafts_by_created ON drafts USING btree (created_at, id);
+
+CREATE INDEX items_by_color_name ON items USING btree (color, name, id);
+
+CREATE INDEX items_by_name ON items USING btree (name, id);
+
+CREATE INDEX items_by_status_name ON items USING btree (status, name, id);
+
+CREATE OR REPLACE FUNCTION item_events_refuse_change()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+    IF TG_OP = 'UPDATE' THEN
+        RAISE EXCEPTION 'item_events is append-only: history cannot be changed' USING ERRCODE = 'restrict_violation';
+    END IF;
+    RAISE EXCEPTION 'item_events is append-only: history cannot be deleted' USING ERRCODE = 'restrict_violation';
+END;
+$function$;

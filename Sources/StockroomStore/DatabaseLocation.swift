@@ -1,0 +1,26 @@
+import PostgresCore
+
+/// Where an inventory lives: a SQLite file, or a PostgreSQL database named by a connection URI.
+///
+/// A `--db` or `STOCKROOM_DB` value starting with `postgresql://` or `postgres://` (the scheme
+/// in any letter case) is PostgreSQL; anything else is a file path, as it always was.
+public enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
+    /// A SQLite file at this path.
+    case file(String)
+    /// A PostgreSQL database; the URI goes to libpq unchanged (several hosts, `sslmode`,
+    /// `PGPASSFILE` and the other `PG*` variables all work).
+    case postgres(String)
+
+    /// Reads a `--db` value.
+    public init(_ text: String) {
+        self = ConnectionString.isPostgresURI(text) ? .postgres(text) : .file(text)
+    }
+
+    /// The path, or the URI with its password replaced by `***`: safe for messages and logs.
+    public var description: String {
+        switch self {
+        case .file(let path): path
+        case .postgres(let uri): ConnectionString.redacted(uri)
+        }
+    }
+}

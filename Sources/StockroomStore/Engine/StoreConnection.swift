@@ -1,0 +1,142 @@
+import Foundation
+import SQLiteCore
+
+// The seam between the repositories and an engine. Repositories and codecs are written once,
+// generic over these protocols; SQLite's `Database`/`Statement` satisfy them as they are, and
+// PostgreSQL satisfies them through a small adapter (PostgresStore.swift). The public
+// repositories hold an enum of the two specialised implementations, so SQLite's path compiles
+// to the same direct calls as before the seam (BENCHMARKS.md, issue 13).
+//
+// Repositories write SQL in SQLite's spelling with numbered (`?1`) or plain (`?`) parameters;
+// the PostgreSQL adapter renumbers them (`$1`) once per statement text. What differs beyond
+// that is asked of the connection's ``SQLDialect``.
+
+/// Where a codec binds a row's values: a statement's parameters, by zero-based position.
+protocol ParameterSink: AnyObject {
+    func bind(_ value: String, at index: Int) throws
+    func bind(_ value: Int, at index: Int) throws
+    func bindText(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) throws
+    func bindStatic(_ value: StaticString, at index: Int) throws
+    func bindNull(at index: Int) throws
+}
+
+/// Where a codec reads a row's columns, by zero-based position.
+protocol ColumnSource: AnyObject {
+    var columnCount: Int { get }
+    func columnName(at index: Int) -> String
+    func isNull(at index: Int) -> Bool
+    func int(at index: Int) -> Int
+    func optionalInt(at index: Int) -> Int?
+    func text(at index: Int) -> String
+    func optionalText(at index: Int) -> String?
+    func withText<T>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T
+    /// The column as it reads in a message: `NULL`, `'text'` or a number.
+    func describeColumn(at index: Int) -> String
+    /// The column as text for a CSV field: NULL as empty, numbers in decimal.
+    func fieldText(at index: Int) -> String
+}
+
+/// A prepared statement: bind, then `step` through its rows or `run` it; `reset` to run again
+/// (bindings are kept, as SQLite keeps them).
+protocol StoreStatement: ParameterSink, ColumnSource {
+    func step() throws -> Bool
+    func run() throws
+    func reset()
+}
+
+/// What differs between the engines' SQL beyond parameter spelling.
+enum SQLDialect: Sendable {
+    case sqlite, postgres
+
+    /// A function call giving U+10FFFF, the greatest code point, to close a prefix range.
+    var greatestCharacter: String {
+        switch self {
+        case .sqlite: "char(1114111)"
+        case .postgres: "chr(1114111)"
+        }
+    }
+
+    /// What follows a SELECT of the row a transaction is about to change, so that concurrent
+    /// changes to the same row queue instead of racing: PostgreSQL's row lock; nothing on
+    /// SQLite, whose write transaction already holds the whole database.
+    var lockingRead: String {
+        switch self {
+        case .sqlite: ""
+        case .postgres: " FOR UPDATE"
+        }
+    }
+
+    /// The operator matching a LIKE pattern ignoring ASCII letter case (SQLite's LIKE does; on
+    /// PostgreSQL ILIKE over `COLLATE "C"` columns folds ASCII letters only, the same rule).
+    var caseInsensitiveLike: String {
+        switch self {
+        case .sqlite: "LIKE"
+        case .postgres: "ILIKE"
+        }
+    }
+}
+
+/// A connection the repositories run on.
+protocol StoreConnection: AnyObject {
+    associatedtype Statement: StoreStatement
+    /// The engine's SQL differences.
+    var dialect: SQLDialect { get }
+    /// The statement for `sql`, prepared once per connection and reset after `body`.
+    func withStatement<T>(_ sql: String, _ body: (Statement) throws -> T) throws -> T
+    /// The statement for `sql`, prepared once per connection; the caller resets it.
+    func cachedStatement(_ sql: String) throws -> Statement
+    /// Runs `body` in a new write transaction, or in a savepoint when one is already open.
+    func inTransaction<T>(_ body: () throws -> T) throws -> T
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    var changes: Int { get }
+    /// Binds `limit` for `LIMIT ?`, or what the engine reads as "no limit" for nil.
+    func bindLimit(_ limit: Int?, to statement: Statement, at index: Int) throws
+}
+
+extension ParameterSink {
+    /// Binds an id as its lowercase canonical text, the only form the schema accepts.
+    @inline(__always)
+    func bind(_ id: UUID, at index: Int) throws {
+        try id.withLowercasedUTF8 { try bindText($0, at: index) }
+    }
+}
+
+extension ColumnSource {
+    /// The id in column `index`, nil when it is not a canonical UUID.
+    @inline(__always)
+    func uuid(at index: Int) -> UUID? {
+        withText(at: index) { UUID(canonicalUTF8: $0) }
+    }
+}
+
+extension SQLiteCore.Statement: StoreStatement {
+    func describeColumn(at index: Int) -> String {
+        value(at: index).debugDescription
+    }
+
+    func fieldText(at index: Int) -> String {
+        switch value(at: index) {
+        case .null: ""
+        case .integer(let value): String(value)
+        case .real(let value): String(value)
+        case .text(let value): value
+        case .blob(let bytes): bytes.map { String($0, radix: 16) }.joined()
+        }
+    }
+}
+
+extension Database: StoreConnection {
+    var dialect: SQLDialect { .sqlite }
+
+    /// Runs `body` in a new write transaction (`BEGIN IMMEDIATE`), or in a savepoint when one
+    /// is already open.
+    func inTransaction<T>(_ body: () throws -> T) throws -> T {
+        isAutocommit ? try writeTransaction(body) : try savepoint("stockroom", body)
+    }
+
+    @inline(__always)
+    func bindLimit(_ limit: Int?, to statement: SQLiteCore.Statement, at index: Int) throws {
+        // SQLite reads a negative LIMIT as none.
+        try statement.bind(limit ?? -1, at: index)
+    }
+}
