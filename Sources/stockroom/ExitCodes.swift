@@ -18,6 +18,8 @@ extension Failure.Code {
             "data that breaks a rule: saving a draft with a blank name, bad rows in an `import` file (nothing imported), a row that does not decode, a database whose migrations cannot be trusted (edited, unknown/newer, gap) or that `migrate verify` finds off, a failing migration, a query that fails while running, a SQLite file that is not a Stockroom database (any command but `query` and `check`), a write a PostgreSQL constraint refused"
         case .notFound:
             "the item or draft was not found, or there is no database file for a command that needs one (`query`, `check`, `backup`, `migrate verify`, `restore`'s source); `draft wizard`: the draft was saved or cancelled by another process while a question waited"
+        case .unavailable:
+            "the PostgreSQL client library (libpq, Debian `libpq5`) could not be loaded, for a `postgresql://` database; SQLite files never need it"
         case .software:
             "the process received no arguments at all, not even its own name (e.g. the static binary where `/proc` cannot be read): it does nothing rather than guess"
         case .cannotCreate:

@@ -21,6 +21,7 @@ enum Failure {
         case usage = 64        // EX_USAGE
         case dataError = 65    // EX_DATAERR
         case notFound = 66     // EX_NOINPUT
+        case unavailable = 69  // EX_UNAVAILABLE: a support library is missing
         case software = 70     // EX_SOFTWARE
         case cannotCreate = 73 // EX_CANTCREAT
         case ioError = 74      // EX_IOERR
@@ -150,6 +151,7 @@ enum Failure {
     private static func code(for error: PostgresError) -> Code {
         switch error.kind {
         case .invalidConnectionString: .usage
+        case .libraryUnavailable: .unavailable
         case .connectionFailed, .connectionLost, .serializationFailure, .timedOut: .busy
         case .constraintViolation, .unexpectedValue, .other: .dataError
         }

@@ -1,3 +1,4 @@
+import PostgresCore
 import SQLiteCore
 @testable import stockroom
 import StockroomStore
@@ -17,6 +18,14 @@ import Testing
         #expect(Failure.classify(SQLiteError(extendedCode: 5, message: "database is locked")).0 == .busy)
         #expect(Failure.classify(SQLiteError(extendedCode: 517, message: "database is locked")).0 == .busy)
         #expect(Failure.classify(SQLiteError(extendedCode: 6, message: "database table is locked")).0 == .busy)
+    }
+
+    @Test func aMissingClientLibraryIsUnavailableAndSaysWhatToInstall() {
+        let error = PostgresError(kind: .libraryUnavailable, message: "libpq is not installed: libpq.so.5: cannot open shared object file; install libpq5")
+        let (code, message) = Failure.classify(error)
+        #expect(code == .unavailable)
+        #expect(code.rawValue == 69)
+        #expect(message.contains("install libpq5"))
     }
 
     @Test func multiLineMessagesBecomeOneLine() {
