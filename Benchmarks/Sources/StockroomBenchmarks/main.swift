@@ -1,5 +1,6 @@
 // Stockroom's side-by-side benchmarks. Usage (see scripts/bench.sh):
 //   StockroomBenchmarks [--quick] [--stockroom PATH] [--output BENCHMARKS.md] [--only W1,W3]
+//   StockroomBenchmarks --postgres [--quick]   W1-W3 on a throwaway PostgreSQL server, printed only
 import Foundation
 import Inventory
 import SQLiteCore
@@ -34,6 +35,15 @@ var results: [Result] = []
 
 log("generating \(sizes.large) items")
 let largeItems = Dataset.items(count: sizes.large)
+
+if arguments.contains("--postgres") {
+    let postgresResults = try PostgresWorkloads.run(insertSizes: sizes.insert, items: largeItems,
+                                                    queries: Dataset.pageQueries(count: sizes.queries), runs: runs,
+                                                    scratch: scratch, log: log)
+    print(Report(results: postgresResults, quick: quick, runs: runs).table())
+    try? FileManager.default.removeItem(at: scratch)
+    exit(0)
+}
 
 if selected("W1") {
     for size in sizes.insert {
