@@ -184,4 +184,28 @@ import Testing
         #expect(try server.schema!.psql("SELECT id, name, color, status, quantity FROM items").output == "\(itemID)|Keyboard|blue|in_stock|100")
         #expect(try server.schema!.psql("SELECT count(*) FROM drafts").output == "0")
     }
+
+    /// Writer processes on a server whose tables do not exist yet: they race to create them
+    /// (the migrations' advisory lock), then each adds an item and updates it; all succeed.
+    @Test func writerProcessesOnANewServerDatabaseAllSucceed() throws {
+        let server = try Target(server: true)
+        let writers = 6, updates = 10
+        let script = """
+            id=$("$STOCKROOM" items add --name "Writer $1" --quantity 1) || exit 1
+            i=1
+            while [ $i -le \(updates) ]; do
+                "$STOCKROOM" items update "$id" --quantity $((i + 1)) > /dev/null || exit 1
+                i=$((i + 1))
+            done
+            """
+        let processes = try (0..<writers).map { writer in
+            try BackgroundProcess("/bin/sh", ["-c", script, "writer", String(writer)],
+                                  environment: ["STOCKROOM_DB": server.db, "STOCKROOM": Processes.stockroomPath])
+        }
+        let results = processes.map { $0.wait() }
+        #expect(results.allSatisfy { $0.status == 0 }, "\(results.filter { $0.status != 0 })")
+        #expect(try server.schema!.psql("SELECT count(*) FROM schema_migrations").output == "3")
+        #expect(try server.schema!.psql("SELECT count(*), min(quantity), max(quantity) FROM items").output == "\(writers)|\(updates + 1)|\(updates + 1)")
+        #expect(try server.schema!.psql("SELECT count(*) FROM item_events").output == String(writers * (updates + 1)))
+    }
 }
