@@ -136,7 +136,31 @@ public enum DatabaseCheck {
     /// An older schema may lack tables that later migrations add; at the newest version this
     /// binary knows, both tables must exist.
     private static func rowProblems(in database: Database, isAtLatestVersion: Bool) throws -> [Problem] {
-        let tables: [(name: String, columns: String, decode: (Statement) throws -> Void)] = [
+        try rowProblems(isAtLatestVersion: isAtLatestVersion, tableExists: database.tableExists) { table, columns in
+            do {
+                // item_events is WITHOUT ROWID: its key gives its order.
+                let order = table == ItemHistory.table ? "item_id, version" : "rowid"
+                return .statement(try database.prepare("SELECT \(columns) FROM \(table) ORDER BY \(order)"))
+            } catch let error as SQLiteError where !error.isCorruption && !error.isBusy {
+                // A column this binary reads is missing: the table has another shape.
+                return .problem(Problem(kind: .rows, message: "table \(table) cannot be read by this stockroom: \(error.message)"))
+            }
+        }
+    }
+
+    /// A table's rows to decode, or why they cannot be read.
+    enum TableSelection<S> {
+        case statement(S)
+        case problem(Problem)
+    }
+
+    /// The engine-neutral part of ``rowProblems(in:isAtLatestVersion:)``: `select` gives the
+    /// statement reading a table's columns in a stable order, or the problem that it cannot.
+    static func rowProblems<S: StoreStatement>(
+        isAtLatestVersion: Bool, tableExists: (String) throws -> Bool,
+        select: (_ table: String, _ columns: String) throws -> TableSelection<S>
+    ) throws -> [Problem] {
+        let tables: [(name: String, columns: String, decode: (S) throws -> Void)] = [
             ("items", ItemRepository.columns, { try ItemRepository.decode($0).validate() }),
             // A draft's name may be blank while it is edited, but never hold a control character.
             ("drafts", DraftRepository.columns, { try ItemName.validate(try DraftRepository.decode($0).draft.item.name) }),
@@ -144,11 +168,14 @@ public enum DatabaseCheck {
         ]
         var problems: [Problem] = []
         for table in tables {
-            guard try database.tableExists(table.name) else {
+            guard try tableExists(table.name) else {
                 if isAtLatestVersion { problems.append(Problem(kind: .rows, message: "table \(table.name) is missing")) }
                 continue
             }
-            problems += try undecodableRows(of: table.name, columns: table.columns, in: database, decode: table.decode)
+            switch try select(table.name, table.columns) {
+            case .problem(let problem): problems.append(problem)
+            case .statement(let statement): problems += try undecodableRows(of: table.name, statement: statement, decode: table.decode)
+            }
         }
         return problems
     }
@@ -158,8 +185,16 @@ public enum DatabaseCheck {
     /// without gaps, each event must follow from the state before it, an existing item's events
     /// must end in exactly its row, and a deleted item's in its deletion.
     private static func historyProblems(in database: Database) throws -> [Problem] {
-        let items = try database.prepare("SELECT \(ItemRepository.columns) FROM items ORDER BY id")
-        let events = try database.prepare("SELECT \(ItemHistory.selectColumns) FROM \(ItemHistory.table) ORDER BY item_id, version")
+        try historyProblems(items: database.prepare(historyItemsSQL), events: database.prepare(historyEventsSQL))
+    }
+
+    /// Items and events in the order the history replay walks them (``historyProblems(items:events:)``).
+    static let historyItemsSQL = "SELECT \(ItemRepository.columns) FROM items ORDER BY id"
+    static let historyEventsSQL = "SELECT \(ItemHistory.selectColumns) FROM \(ItemHistory.table) ORDER BY item_id, version"
+
+    /// The replay over two statements of any engine: `items` from ``historyItemsSQL``, `events`
+    /// from ``historyEventsSQL``.
+    static func historyProblems<S: StoreStatement>(items: S, events: S) throws -> [Problem] {
         let itemIDColumn = ItemHistory.layout.itemID, versionColumn = ItemHistory.layout.version
         var problems: [Problem] = []
         func report(_ message: String) { problems.append(Problem(kind: .history, message: message)) }
@@ -230,17 +265,8 @@ public enum DatabaseCheck {
         "'\(item.name)', \(item.color.map(\.rawValue) ?? "no colour"), \(Presentation.text(for: item.status))"
     }
 
-    private static func undecodableRows(of table: String, columns: String, in database: Database,
-                                        decode: (Statement) throws -> Void) throws -> [Problem] {
-        let statement: Statement
-        do {
-            // item_events is WITHOUT ROWID: its key gives its order.
-            let order = table == ItemHistory.table ? "item_id, version" : "rowid"
-            statement = try database.prepare("SELECT \(columns) FROM \(table) ORDER BY \(order)")
-        } catch let error as SQLiteError where !error.isCorruption && !error.isBusy {
-            // A column this binary reads is missing: the table has another shape.
-            return [Problem(kind: .rows, message: "table \(table) cannot be read by this stockroom: \(error.message)")]
-        }
+    private static func undecodableRows<S: StoreStatement>(of table: String, statement: S,
+                                                           decode: (S) throws -> Void) throws -> [Problem] {
         var problems: [Problem] = []
         while try statement.step() {
             do {

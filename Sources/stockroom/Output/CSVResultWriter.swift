@@ -1,4 +1,3 @@
-import SQLiteCore
 import TextFormats
 
 /// Query results as CSV per RFC 4180: a header row of column names, CRLF line ends, fields
@@ -9,8 +8,8 @@ struct CSVResultWriter: ResultWriter {
         Output.write(CSVText.record(columns))
     }
 
-    mutating func write(_ row: [SQLiteValue]) {
-        Output.write(CSVText.record(row.map(ValueText.csv)))
+    mutating func write<Value: ResultValue>(_ row: [Value]) {
+        Output.write(CSVText.record(row.map(\.csvField)))
     }
 
     mutating func finish() {}

@@ -1,5 +1,4 @@
 import Inventory
-import SQLiteCore
 import TextFormats
 
 /// Query results as a JSON array of objects, one object per line, keys in column order.
@@ -13,11 +12,11 @@ struct JSONResultWriter: ResultWriter {
         Output.write("[")
     }
 
-    mutating func write(_ row: [SQLiteValue]) {
+    mutating func write<Value: ResultValue>(_ row: [Value]) {
         var text = isFirstRow ? "\n{" : ",\n{"
         for (index, value) in row.enumerated() {
             if index > 0 { text += "," }
-            text += keys[index] + ":" + ValueText.json(value)
+            text += keys[index] + ":" + value.json
         }
         Output.write(text + "}")
         isFirstRow = false

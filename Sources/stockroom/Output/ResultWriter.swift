@@ -1,4 +1,13 @@
-import SQLiteCore
+/// One value of a query's result, as each output format writes it: SQLite's values
+/// (``ValueText``) and PostgreSQL's (``PostgresResultValue``) feed the same writers.
+protocol ResultValue {
+    /// A JSON value: numbers as numbers, NULL as null, text as a string, bytes as base64.
+    var json: String { get }
+    /// A CSV field before quoting: NULL is empty.
+    var csvField: String { get }
+    /// A table cell on one line, control characters escaped.
+    var tableCell: String { get }
+}
 
 /// Writes the rows of an ad-hoc query as they are stepped, so a large result is never held in
 /// memory (the table format keeps a bounded look-ahead; see ``TableResultWriter``).
@@ -9,7 +18,7 @@ protocol ResultWriter {
     /// Called once with the column names, before any row.
     mutating func begin(columns: [String])
     /// Called for each row, values in column order.
-    mutating func write(_ row: [SQLiteValue])
+    mutating func write<Value: ResultValue>(_ row: [Value])
     /// Called once after the last row.
     mutating func finish()
 }

@@ -1,4 +1,3 @@
-import SQLiteCore
 import TextFormats
 
 /// Query results as aligned columns under a header, for people.
@@ -22,8 +21,8 @@ struct TableResultWriter: ResultWriter {
         header = columns
     }
 
-    mutating func write(_ row: [SQLiteValue]) {
-        let cells = row.map(ValueText.cell)
+    mutating func write<Value: ResultValue>(_ row: [Value]) {
+        let cells = row.map(\.tableCell)
         if let widths {
             Output.line(TextTable.line(cells, widths: widths))
             return
