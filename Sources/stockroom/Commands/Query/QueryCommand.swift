@@ -20,6 +20,11 @@ struct QueryCommand: ParsableCommand {
             running, including a value longer than --max-value-length (default 16 MiB) or more \
             memory than --max-memory (default 128 MB for SQLite; the whole process stays under 256 \
             MB); \(Failure.Code.notFound.rawValue) no database file; \(Failure.Code.ioError.rawValue) not a database; \(Failure.Code.busy.rawValue) it ran past --timeout.
+
+            On a PostgreSQL database the statement runs in a READ ONLY transaction, which the \
+            server enforces (a write is refused with \(Failure.Code.usage.rawValue) before it changes anything), with \
+            --timeout as statement_timeout; rows stream one at a time. --max-memory applies to \
+            SQLite only.
             """
     )
 
