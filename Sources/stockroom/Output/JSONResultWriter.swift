@@ -1,3 +1,4 @@
+import SQLiteCore
 import Inventory
 import TextFormats
 
@@ -12,7 +13,10 @@ struct JSONResultWriter: ResultWriter {
         Output.write("[")
     }
 
-    mutating func write<Value: ResultValue>(_ row: [Value]) {
+    mutating func write(_ row: [SQLiteValue]) { writeRow(row) }
+    mutating func write(_ row: [PostgresResultValue]) { writeRow(row) }
+
+    private mutating func writeRow<Value: ResultValue>(_ row: [Value]) {
         var text = isFirstRow ? "\n{" : ",\n{"
         for (index, value) in row.enumerated() {
             if index > 0 { text += "," }
