@@ -132,23 +132,13 @@ import Testing
         #expect(applied == ["Applied 0001_create_items.sql", "Applied 0002_create_drafts.sql", "Applied 0003_item_events.sql"], "\(results)")
     }
 
-    @Test(arguments: [["query", "SELECT 1"], ["check"], ["export"], ["import", "/dev/null"]])
+    @Test(arguments: [["export"], ["import", "/dev/null"]])
     func commandsNotYetOnPostgreSQLRefuseCleanly(_ arguments: [String]) throws {
         let uri = "postgresql://stockroom:s3cret@/nowhere?host=/nonexistent"
         let result = try Processes.stockroom(arguments + ["--db", uri])
         #expect(result.status == 64, "\(result)")
         #expect(result.stderr == "error: this command is not yet supported on PostgreSQL (postgresql://stockroom:***@/nowhere?host=/nonexistent); it works on SQLite database files\n")
         #expect(!FileManager.default.fileExists(atPath: uri))
-    }
-
-    @Test(arguments: ["backup", "restore"])
-    func backupAndRestorePointToTheServersTools(_ command: String) throws {
-        let directory = TemporaryDirectory()
-        let file = directory.path("copy.sqlite")
-        let result = try Processes.stockroom([command, file, "--db", "postgresql://stockroom:s3cret@/nowhere?host=/nonexistent"])
-        #expect(result.status == 64, "\(result)")
-        #expect(result.stderr == "error: \(command) works on SQLite files; for PostgreSQL (postgresql://stockroom:***@/nowhere?host=/nonexistent) use pg_dump or pg_basebackup and WAL archiving, see the README's \"Backups on PostgreSQL\"; nothing was written\n")
-        #expect(!FileManager.default.fileExists(atPath: file))
     }
 
     @Test func anUnreachableServerIsOneLineWithoutThePassword() throws {

@@ -39,6 +39,7 @@
     F(PQcmdStatus) \
     F(PQcmdTuples) \
     F(PQconnectdb) \
+    F(PQdescribePrepared) \
     F(PQconninfoFree) \
     F(PQconninfoParse) \
     F(PQerrorMessage) \
@@ -50,12 +51,15 @@
     F(PQfnumber) \
     F(PQfreeCancel) \
     F(PQfreemem) \
+    F(PQftype) \
     F(PQgetCancel) \
     F(PQgetResult) \
     F(PQgetisnull) \
+    F(PQgetlength) \
     F(PQgetvalue) \
     F(PQhost) \
     F(PQlibVersion) \
+    F(PQnparams) \
     F(PQnfields) \
     F(PQntuples) \
     F(PQport) \
@@ -66,9 +70,11 @@
     F(PQresultErrorField) \
     F(PQresultErrorMessage) \
     F(PQresultStatus) \
+    F(PQsendQueryPrepared) \
     F(PQserverVersion) \
     F(PQsetClientEncoding) \
     F(PQsetNoticeProcessor) \
+    F(PQsetSingleRowMode) \
     F(PQstatus) \
     F(PQtransactionStatus)
 

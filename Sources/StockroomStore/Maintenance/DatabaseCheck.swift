@@ -73,13 +73,9 @@ public enum DatabaseCheck {
                 problems += try database.foreignKeyViolations().map { Problem(kind: .foreignKey, message: $0.description) }
                 summary = try DatabaseSummary.read(from: database)
                 problems += try migrationProblems(in: database, summary: summary, migrations: migrations)
-                let (rows, canReplayHistory) = try rowProblems(in: database, isAtLatestVersion: (summary?.schemaVersion ?? 0) >= migrations.latestVersion)
-                problems += rows
-                if canReplayHistory {
-                    // Events are decoded once, by the replay: undecodable ones are row problems,
-                    // reported after those of items and drafts as a table of their own would be.
-                    let history = try historyProblems(in: database)
-                    problems += history.rows + history.replay
+                problems += try rowProblems(in: database, isAtLatestVersion: (summary?.schemaVersion ?? 0) >= migrations.latestVersion)
+                if try database.tableExists(ItemHistory.table) && database.tableExists("items") {
+                    problems += try historyProblems(in: database)
                 }
             }
         } catch let error as SQLiteError where error.isCorruption {
@@ -138,39 +134,69 @@ public enum DatabaseCheck {
     /// so a row written by hand in `sqlite3` can pass them and still be reported here.
     ///
     /// An older schema may lack tables that later migrations add; at the newest version this
-    /// binary knows, all three must exist. The events' rows are only checked for readability
-    /// here: the history replay decodes each of them (`canReplayHistory`: it can run).
-    private static func rowProblems(in database: Database, isAtLatestVersion: Bool) throws -> (problems: [Problem], canReplayHistory: Bool) {
-        let tables: [(name: String, columns: String, decode: ((Statement) throws -> Void)?)] = [
+    /// binary knows, both tables must exist.
+    private static func rowProblems(in database: Database, isAtLatestVersion: Bool) throws -> [Problem] {
+        try rowProblems(isAtLatestVersion: isAtLatestVersion, tableExists: database.tableExists) { table, columns in
+            do {
+                // item_events is WITHOUT ROWID: its key gives its order.
+                let order = table == ItemHistory.table ? "item_id, version" : "rowid"
+                return .statement(try database.prepare("SELECT \(columns) FROM \(table) ORDER BY \(order)"))
+            } catch let error as SQLiteError where !error.isCorruption && !error.isBusy {
+                // A column this binary reads is missing: the table has another shape.
+                return .problem(Problem(kind: .rows, message: "table \(table) cannot be read by this stockroom: \(error.message)"))
+            }
+        }
+    }
+
+    /// A table's rows to decode, or why they cannot be read.
+    enum TableSelection<S> {
+        case statement(S)
+        case problem(Problem)
+    }
+
+    /// The engine-neutral part of ``rowProblems(in:isAtLatestVersion:)``: `select` gives the
+    /// statement reading a table's columns in a stable order, or the problem that it cannot.
+    static func rowProblems<S: StoreStatement>(
+        isAtLatestVersion: Bool, tableExists: (String) throws -> Bool,
+        select: (_ table: String, _ columns: String) throws -> TableSelection<S>
+    ) throws -> [Problem] {
+        let tables: [(name: String, columns: String, decode: (S) throws -> Void)] = [
             ("items", ItemRepository.columns, { try ItemRepository.decode($0).validate() }),
             // A draft's name may be blank while it is edited, but never hold a control character.
             ("drafts", DraftRepository.columns, { try ItemName.validate(try DraftRepository.decode($0).draft.item.name) }),
-            (ItemHistory.table, ItemHistory.selectColumns, nil),
+            (ItemHistory.table, ItemHistory.selectColumns, { _ = try ItemHistory.decode($0) }),
         ]
         var problems: [Problem] = []
-        var readable: Set<String> = []
         for table in tables {
-            guard try database.tableExists(table.name) else {
+            guard try tableExists(table.name) else {
                 if isAtLatestVersion { problems.append(Problem(kind: .rows, message: "table \(table.name) is missing")) }
                 continue
             }
-            let tableProblems = try undecodableRows(of: table.name, columns: table.columns, in: database, decode: table.decode)
-            if tableProblems.isEmpty || table.decode != nil { readable.insert(table.name) }
-            problems += tableProblems
+            switch try select(table.name, table.columns) {
+            case .problem(let problem): problems.append(problem)
+            case .statement(let statement): problems += try undecodableRows(of: table.name, statement: statement, decode: table.decode)
+            }
         }
-        return (problems, readable.isSuperset(of: ["items", ItemHistory.table]))
+        return problems
     }
 
     /// Replays every item's events in version order and walks them alongside `items`, both in
     /// id order (a merge, so a million items need no map in memory): versions must run 1, 2, 3…
     /// without gaps, each event must follow from the state before it, an existing item's events
-    /// must end in exactly its row, and a deleted item's in its deletion. Every event is decoded,
-    /// after a break too: one that does not decode is a row problem (`rows`).
-    private static func historyProblems(in database: Database) throws -> (rows: [Problem], replay: [Problem]) {
-        let items = try database.prepare("SELECT \(ItemRepository.columns) FROM items ORDER BY id")
-        let events = try database.prepare("SELECT \(ItemHistory.selectColumns) FROM \(ItemHistory.table) ORDER BY item_id, version")
+    /// must end in exactly its row, and a deleted item's in its deletion.
+    private static func historyProblems(in database: Database) throws -> [Problem] {
+        try historyProblems(items: database.prepare(historyItemsSQL), events: database.prepare(historyEventsSQL))
+    }
+
+    /// Items and events in the order the history replay walks them (``historyProblems(items:events:)``).
+    static let historyItemsSQL = "SELECT \(ItemRepository.columns) FROM items ORDER BY id"
+    static let historyEventsSQL = "SELECT \(ItemHistory.selectColumns) FROM \(ItemHistory.table) ORDER BY item_id, version"
+
+    /// The replay over two statements of any engine: `items` from ``historyItemsSQL``, `events`
+    /// from ``historyEventsSQL``.
+    static func historyProblems<S: StoreStatement>(items: S, events: S) throws -> [Problem] {
         let itemIDColumn = ItemHistory.layout.itemID, versionColumn = ItemHistory.layout.version
-        var problems: [Problem] = [], rowProblems: [Problem] = []
+        var problems: [Problem] = []
         func report(_ message: String) { problems.append(Problem(kind: .history, message: message)) }
 
         var hasItem = try items.step()
@@ -206,13 +232,6 @@ public enum DatabaseCheck {
                 state = nil; isDeleted = false; isBroken = false; expectedVersion = 1
             }
             let version = events.int(at: versionColumn)
-            let decoded: RecordedItemEvent?
-            do {
-                decoded = try ItemHistory.decode(events)
-            } catch {
-                rowProblems.append(rowProblem(error, id: id, table: ItemHistory.table))
-                decoded = nil
-            }
             if isBroken { continue }
             guard version == expectedVersion else {
                 report("item \(id): version \(version) follows version \(expectedVersion - 1); versions go 1, 2, 3… without gaps")
@@ -220,8 +239,8 @@ public enum DatabaseCheck {
                 continue
             }
             expectedVersion += 1
-            guard let recorded = decoded else {
-                isBroken = true
+            guard let recorded = try? ItemHistory.decode(events) else {
+                isBroken = true  // reported with the undecodable rows
                 continue
             }
             switch (recorded.event, state, isDeleted) {
@@ -239,41 +258,26 @@ public enum DatabaseCheck {
         }
         if let current { try finish(current, state: state, isDeleted: isDeleted, isBroken: isBroken) }
         try itemsWithoutHistory(before: nil)
-        return (rowProblems, problems)
+        return problems
     }
 
     private static func describe(_ item: Item) -> String {
         "'\(item.name)', \(item.color.map(\.rawValue) ?? "no colour"), \(Presentation.text(for: item.status))"
     }
 
-    /// The rows of `table` that `decode` refuses; with no `decode`, only whether the columns can
-    /// be read at all.
-    private static func undecodableRows(of table: String, columns: String, in database: Database,
-                                        decode: ((Statement) throws -> Void)?) throws -> [Problem] {
-        let statement: Statement
-        do {
-            // item_events is WITHOUT ROWID: its key gives its order.
-            let order = table == ItemHistory.table ? "item_id, version" : "rowid"
-            statement = try database.prepare("SELECT \(columns) FROM \(table) ORDER BY \(order)")
-        } catch let error as SQLiteError where !error.isCorruption && !error.isBusy {
-            // A column this binary reads is missing: the table has another shape.
-            return [Problem(kind: .rows, message: "table \(table) cannot be read by this stockroom: \(error.message)")]
-        }
-        guard let decode else { return [] }
+    private static func undecodableRows<S: StoreStatement>(of table: String, statement: S,
+                                                           decode: (S) throws -> Void) throws -> [Problem] {
         var problems: [Problem] = []
         while try statement.step() {
             do {
                 try decode(statement)
+            } catch let error as StoreError {
+                problems.append(Problem(kind: .rows, message: error.description))
             } catch {
-                problems.append(rowProblem(error, id: statement.text(at: 0), table: table))
+                let id = statement.text(at: 0)
+                problems.append(Problem(kind: .rows, message: "row \(id) of table \(table) breaks a rule: \(error)"))
             }
         }
         return problems
-    }
-
-    /// A row that does not decode (the store names it) or breaks a domain rule.
-    private static func rowProblem(_ error: any Error, id: String, table: String) -> Problem {
-        if let error = error as? StoreError { return Problem(kind: .rows, message: error.description) }
-        return Problem(kind: .rows, message: "row \(id) of table \(table) breaks a rule: \(error)")
     }
 }

@@ -9,8 +9,11 @@ struct CSVResultWriter: ResultWriter {
         Output.write(CSVText.record(columns))
     }
 
-    mutating func write(_ row: [SQLiteValue]) {
-        Output.write(CSVText.record(row.map(ValueText.csv)))
+    mutating func write(_ row: [SQLiteValue]) { writeRow(row) }
+    mutating func write(_ row: [PostgresResultValue]) { writeRow(row) }
+
+    private mutating func writeRow<Value: ResultValue>(_ row: [Value]) {
+        Output.write(CSVText.record(row.map { $0.csvField }))
     }
 
     mutating func finish() {}

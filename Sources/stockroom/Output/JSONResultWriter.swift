@@ -1,4 +1,5 @@
 import SQLiteCore
+import Inventory
 import TextFormats
 
 /// Query results as a JSON array of objects, one object per line, keys in column order.
@@ -12,11 +13,14 @@ struct JSONResultWriter: ResultWriter {
         Output.write("[")
     }
 
-    mutating func write(_ row: [SQLiteValue]) {
+    mutating func write(_ row: [SQLiteValue]) { writeRow(row) }
+    mutating func write(_ row: [PostgresResultValue]) { writeRow(row) }
+
+    private mutating func writeRow<Value: ResultValue>(_ row: [Value]) {
         var text = isFirstRow ? "\n{" : ",\n{"
         for (index, value) in row.enumerated() {
             if index > 0 { text += "," }
-            text += keys[index] + ":" + ValueText.json(value)
+            text += keys[index] + ":" + value.json
         }
         Output.write(text + "}")
         isFirstRow = false

@@ -22,8 +22,11 @@ struct TableResultWriter: ResultWriter {
         header = columns
     }
 
-    mutating func write(_ row: [SQLiteValue]) {
-        let cells = row.map(ValueText.cell)
+    mutating func write(_ row: [SQLiteValue]) { writeRow(row) }
+    mutating func write(_ row: [PostgresResultValue]) { writeRow(row) }
+
+    private mutating func writeRow<Value: ResultValue>(_ row: [Value]) {
+        let cells = row.map { $0.tableCell }
         if let widths {
             Output.line(TextTable.line(cells, widths: widths))
             return

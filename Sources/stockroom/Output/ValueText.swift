@@ -47,3 +47,9 @@ enum ValueText {
         real.isInfinite ? (real < 0 ? "-Inf" : "Inf") : String(real)
     }
 }
+
+extension SQLiteValue: ResultValue {
+    var json: String { ValueText.json(self) }
+    var csvField: String { ValueText.csv(self) }
+    var tableCell: String { ValueText.cell(self) }
+}

@@ -17,7 +17,8 @@ struct BackupCommand: ParsableCommand {
             migrated, so any schema version can be backed up. On a terminal, progress goes to \
             stderr. Exit codes: \(Failure.Code.notFound.rawValue) no database; \(Failure.Code.dataError.rawValue) not a Stockroom database; \(Failure.Code.cannotCreate.rawValue) DEST exists \
             (without --force) or cannot be created; \(Failure.Code.ioError.rawValue) the copy failed its check or could not be \
-            written, or DEST is written but the folder could not be synced; \(Failure.Code.busy.rawValue) busy.
+            written, or DEST is written but the folder could not be synced; \(Failure.Code.busy.rawValue) busy; \(Failure.Code.usage.rawValue) the \
+            database is PostgreSQL (use pg_dump or pg_basebackup: README, "Backups on PostgreSQL").
             """
     )
 
@@ -33,7 +34,7 @@ struct BackupCommand: ParsableCommand {
     var format: ReportFormat = .text
 
     func run() throws {
-        try database.refuseServerBackups("backup")
+        try database.refuseBackupOnPostgres("backup")
         let progress = TerminalProgress(label: "backup")
         defer { progress.end() }
         let result = try DatabaseBackup.run(

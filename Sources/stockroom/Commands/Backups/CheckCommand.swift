@@ -1,5 +1,6 @@
 import ArgumentParser
 import Inventory
+import PostgresCore
 import StockroomStore
 import TextFormats
 
@@ -16,6 +17,12 @@ struct CheckCommand: ParsableCommand {
             Prints one line per problem on stdout. Exit codes: \(Failure.Code.success.rawValue) all is well; \(Failure.Code.dataError.rawValue) \
             problems with the content (rows, migrations, foreign keys); \(Failure.Code.ioError.rawValue) the file is damaged \
             or not a database; \(Failure.Code.notFound.rawValue) no such file; \(Failure.Code.busy.rawValue) busy.
+
+            On PostgreSQL the same checks run in one read-only snapshot, except \
+            integrity_check and foreign_key_check, which the server has no counterpart of (it \
+            checks pages as it reads them and foreign keys on every write); instead constraints \
+            added NOT VALID and disabled triggers on Stockroom's tables are reported. \(Failure.Code.busy.rawValue): the \
+            server could not be reached.
             """
     )
 
@@ -25,8 +32,17 @@ struct CheckCommand: ParsableCommand {
     var format: ReportFormat = .text
 
     func run() throws {
-        let path = try database.resolvedPath()
-        let report = try DatabaseCheck.run(onFileAt: path, busyTimeoutMilliseconds: database.busyTimeoutMilliseconds)
+        let location = database.resolvedLocation()
+        let path = location.description
+        let report: DatabaseCheck.Report
+        switch location {
+        case .file(let file):
+            report = try DatabaseCheck.run(onFileAt: file, busyTimeoutMilliseconds: database.busyTimeoutMilliseconds)
+        case .postgres(let uri):
+            let connection = try Connection(uri)
+            try connection.waitForLocks(milliseconds: database.busyTimeoutMilliseconds)
+            report = try DatabaseCheck.run(onServer: connection)
+        }
         switch format {
         case .text: printText(report, path: path)
         case .json: Output.line(json(report, path: path))

@@ -13,7 +13,8 @@ struct RestoreCommand: ParsableCommand {
             through SQLite, so processes that have it open see the old content or the new, never \
             a mix. Exit codes: \(Failure.Code.notFound.rawValue) SRC missing; \(Failure.Code.usage.rawValue) SRC is the database itself; \(Failure.Code.dataError.rawValue) SRC breaks a \
             rule (unknown migrations, undecodable rows, not a Stockroom database); \(Failure.Code.ioError.rawValue) SRC is not \
-            a database or is damaged; \(Failure.Code.cannotCreate.rawValue) the database holds data (without --force); \(Failure.Code.busy.rawValue) busy.
+            a database or is damaged; \(Failure.Code.cannotCreate.rawValue) the database holds data (without --force); \(Failure.Code.busy.rawValue) busy; \(Failure.Code.usage.rawValue) the \
+            database is PostgreSQL (use pg_restore: README, "Backups on PostgreSQL").
             """
     )
 
@@ -26,7 +27,7 @@ struct RestoreCommand: ParsableCommand {
     var force = false
 
     func run() throws {
-        try database.refuseServerBackups("restore")
+        try database.refuseBackupOnPostgres("restore")
         let result = try DatabaseRestore.run(
             from: source, into: try database.resolvedPath(), replacingContent: force,
             busyTimeoutMilliseconds: database.busyTimeoutMilliseconds)

@@ -20,6 +20,11 @@ struct QueryCommand: ParsableCommand {
             running, including a value longer than --max-value-length (default 16 MiB) or more \
             memory than --max-memory (default 128 MB for SQLite; the whole process stays under 256 \
             MB); \(Failure.Code.notFound.rawValue) no database file; \(Failure.Code.ioError.rawValue) not a database; \(Failure.Code.busy.rawValue) it ran past --timeout.
+
+            On a PostgreSQL database the statement runs in a READ ONLY transaction, which the \
+            server enforces (a write is refused with \(Failure.Code.usage.rawValue) before it changes anything), with \
+            --timeout as statement_timeout; rows stream one at a time. --max-memory applies to \
+            SQLite only.
             """
     )
 
@@ -66,13 +71,16 @@ struct QueryCommand: ParsableCommand {
     }
 
     func run() throws {
+        if case .postgres(let uri) = database.resolvedLocation() {
+            try runOnServer(uri)
+            return
+        }
         let connection = try database.requireExistingForQuery()
         try connection.hardenForUntrustedQueries()
         try connection.limitResources(limits)
         let statement = try prepare(on: connection)
         guard statement.parameterCount == parameters.count else {
-            throw Failure.Message(code: .usage, description:
-                "the query has \(statement.parameterCount) placeholder\(statement.parameterCount == 1 ? "" : "s") but \(parameters.count) --param value\(parameters.count == 1 ? " was" : "s were") given")
+            throw parameterMismatch(placeholders: statement.parameterCount)
         }
         do {
             for (index, value) in parameters.enumerated() { try statement.bind(value, at: index) }
@@ -108,15 +116,27 @@ struct QueryCommand: ParsableCommand {
         }
     }
 
+    /// The refusal of a query that ran past --timeout, on either engine.
+    var timedOut: Failure.Message {
+        Failure.Message(code: .busy, description:
+            "the query ran past the time limit of \(timeout.formatted) seconds and was stopped; narrow it or raise --timeout")
+    }
+
+    /// The refusal of a value longer than --max-value-length, on either engine.
+    var valueTooLong: Failure.Message {
+        Failure.Message(code: .dataError, description:
+            "the query built or read a value longer than \(maxValueLength) bytes and was stopped; narrow it or raise --max-value-length")
+    }
+
+    /// The refusal of a parameter count that does not match the placeholders, on either engine.
+    func parameterMismatch(placeholders: Int) -> Failure.Message {
+        Failure.Message(code: .usage, description:
+            "the query has \(placeholders) placeholder\(placeholders == 1 ? "" : "s") but \(parameters.count) --param value\(parameters.count == 1 ? " was" : "s were") given")
+    }
+
     private func failure(whileRunning error: SQLiteError) -> any Error {
-        if error.isInterrupted {
-            return Failure.Message(code: .busy, description:
-                "the query ran past the time limit of \(timeout.formatted) seconds and was stopped; narrow it or raise --timeout")
-        }
-        if error.primaryResult == .tooBig {
-            return Failure.Message(code: .dataError, description:
-                "the query built or read a value longer than \(maxValueLength) bytes and was stopped; narrow it or raise --max-value-length")
-        }
+        if error.isInterrupted { return timedOut }
+        if error.primaryResult == .tooBig { return valueTooLong }
         if error.primaryResult == .noMemory {
             return Failure.Message(code: .dataError, description:
                 "the query needed more than \(maxMemory) MB of memory and was stopped; narrow it or raise --max-memory")
@@ -130,7 +150,7 @@ struct QueryCommand: ParsableCommand {
     }
 }
 
-private extension Double {
+extension Double {
     /// `30` rather than `30.0`.
     var formatted: String { rounded() == self ? String(Int(self)) : String(self) }
 }
