@@ -197,14 +197,15 @@ private struct Source {
         let keyCount = Row.keyColumns.count
         let after = keyCount == 1 ? "\(keys) > ?1"
             : "(\(keys)) > (\((1...keyCount).map { "?\($0)" }.joined(separator: ", ")))"
-        let first = "\(select) ORDER BY \(keys) LIMIT ?1"
-        let next = "\(select) WHERE \(after) ORDER BY \(keys) LIMIT ?\(keyCount + 1)"
+        // The page size is spelled in the SQL, not bound: PostgreSQL's generic plan for a
+        // prepared `LIMIT $n` cannot count on a small limit and may sort the whole table per page.
+        let first = "\(select) ORDER BY \(keys) LIMIT \(InventoryCopy.pageSize)"
+        let next = "\(select) WHERE \(after) ORDER BY \(keys) LIMIT \(InventoryCopy.pageSize)"
         var last: Row?
         while true {
             let sql = last == nil ? first : next
             let rows = try connection.withStatement(sql) { statement -> Int in
                 if let last { try last.bindKey(to: statement) }
-                try statement.bind(InventoryCopy.pageSize, at: last == nil ? 0 : keyCount)
                 var rows = 0
                 while try statement.step() {
                     let row: Row
