@@ -12,9 +12,12 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
+        // libpq linked directly, for the raw peer of W1-W3 on PostgreSQL (`--postgres`).
+        .systemLibrary(name: "RawLibPQ", providers: [.apt(["libpq-dev"])]),
         .executableTarget(
             name: "StockroomBenchmarks",
             dependencies: [
+                "RawLibPQ",
                 .product(name: "StockroomStore", package: "Stockroom"),
                 .product(name: "StockroomMigrations", package: "Stockroom"),
                 .product(name: "SQLiteCore", package: "Stockroom"),

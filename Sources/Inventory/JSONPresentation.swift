@@ -9,22 +9,27 @@ import TextFormats
 /// - A draft: `{"id":"…","case":"adding","sourceItemId":null,"item":{…}}`.
 public enum JSONPresentation {
     /// An item as one JSON object; with `version`, a last member `"version"` (`items show`).
+    ///
+    /// Appended piece by piece into one string: `items list --format json` writes one per row,
+    /// and building member arrays first cost ~15k instructions per item (BENCHMARKS.md, W6).
     public static func object(for item: Item, version: Int? = nil) -> String {
-        var members: [(key: String, value: String)] = [
-            ("id", JSONText.string(item.id.lowercasedString)),
-            ("name", JSONText.string(item.name)),
-            ("color", text(for: item.color)),
-            ("status", object(for: item.status)),
-        ]
-        if let version { members.append(("version", String(version))) }
-        return JSONText.object(members)
+        var text = "{\"id\":\""
+        text += item.id.lowercasedString
+        text += "\",\"name\":"
+        JSONText.appendString(item.name, to: &text)
+        text += ",\"color\":"
+        text += self.text(for: item.color)
+        text += ",\"status\":"
+        text += object(for: item.status)
+        if let version { text += ",\"version\":" + String(version) }
+        return text + "}"
     }
 
     /// A status as `{"case":…}` with its associated value.
     public static func object(for status: Status) -> String {
         switch status {
-        case .inStock(let quantity): JSONText.object(["case": JSONText.string("inStock"), "quantity": String(quantity)])
-        case .outOfStock(let isOnBackOrder): JSONText.object(["case": JSONText.string("outOfStock"), "isOnBackOrder": String(isOnBackOrder)])
+        case .inStock(let quantity): "{\"case\":\"inStock\",\"quantity\":\(quantity)}"
+        case .outOfStock(let isOnBackOrder): "{\"case\":\"outOfStock\",\"isOnBackOrder\":\(isOnBackOrder)}"
         }
     }
 

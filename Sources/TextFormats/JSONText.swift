@@ -7,6 +7,13 @@ public enum JSONText {
     /// Appends `value` as a JSON string literal.
     public static func appendString(_ value: String, to text: inout String) {
         text += "\""
+        // Almost every name and id needs no escape: append it whole (a scalar-by-scalar append
+        // cost ~40k instructions per listed item, 3% of a 20-item `items list` process).
+        if !value.utf8.contains(where: needsEscape) {
+            text += value
+            text += "\""
+            return
+        }
         for scalar in value.unicodeScalars {
             switch scalar {
             case "\"": text += "\\\""
@@ -89,6 +96,13 @@ public enum JSONText {
         }
         try output.append(UnsafeBufferPointer(rebasing: text[plainStart...]))
         try output.append(UInt8(ascii: "\""))
+    }
+
+    /// True for a UTF-8 byte that may start an escape: C0 controls, DEL, `"`, `\\`, and 0xC2, the
+    /// lead byte of the C1 controls (a false positive only sends the string down the slow path).
+    @usableFromInline
+    static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == 0x7F || byte == 0xC2 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 
     @inlinable

@@ -132,14 +132,23 @@ import Testing
         #expect(applied == ["Applied 0001_create_items.sql", "Applied 0002_create_drafts.sql", "Applied 0003_item_events.sql"], "\(results)")
     }
 
-    @Test(arguments: [["query", "SELECT 1"], ["check"], ["export"], ["backup", "/tmp/never-written.sqlite"],
-                      ["import", "/dev/null"]])
+    @Test(arguments: [["query", "SELECT 1"], ["check"], ["export"], ["import", "/dev/null"]])
     func commandsNotYetOnPostgreSQLRefuseCleanly(_ arguments: [String]) throws {
         let uri = "postgresql://stockroom:s3cret@/nowhere?host=/nonexistent"
         let result = try Processes.stockroom(arguments + ["--db", uri])
         #expect(result.status == 64, "\(result)")
         #expect(result.stderr == "error: this command is not yet supported on PostgreSQL (postgresql://stockroom:***@/nowhere?host=/nonexistent); it works on SQLite database files\n")
         #expect(!FileManager.default.fileExists(atPath: uri))
+    }
+
+    @Test(arguments: ["backup", "restore"])
+    func backupAndRestorePointToTheServersTools(_ command: String) throws {
+        let directory = TemporaryDirectory()
+        let file = directory.path("copy.sqlite")
+        let result = try Processes.stockroom([command, file, "--db", "postgresql://stockroom:s3cret@/nowhere?host=/nonexistent"])
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderr == "error: \(command) works on SQLite files; for PostgreSQL (postgresql://stockroom:***@/nowhere?host=/nonexistent) use pg_dump or pg_basebackup and WAL archiving, see the README's \"Backups on PostgreSQL\"; nothing was written\n")
+        #expect(!FileManager.default.fileExists(atPath: file))
     }
 
     @Test func anUnreachableServerIsOneLineWithoutThePassword() throws {
@@ -174,5 +183,29 @@ import Testing
         #expect(try terminal.waitForExit() == 0, "\(terminal.transcript)")
         #expect(try server.schema!.psql("SELECT id, name, color, status, quantity FROM items").output == "\(itemID)|Keyboard|blue|in_stock|100")
         #expect(try server.schema!.psql("SELECT count(*) FROM drafts").output == "0")
+    }
+
+    /// Writer processes on a server whose tables do not exist yet: they race to create them
+    /// (the migrations' advisory lock), then each adds an item and updates it; all succeed.
+    @Test func writerProcessesOnANewServerDatabaseAllSucceed() throws {
+        let server = try Target(server: true)
+        let writers = 6, updates = 10
+        let script = """
+            id=$("$STOCKROOM" items add --name "Writer $1" --quantity 1) || exit 1
+            i=1
+            while [ $i -le \(updates) ]; do
+                "$STOCKROOM" items update "$id" --quantity $((i + 1)) > /dev/null || exit 1
+                i=$((i + 1))
+            done
+            """
+        let processes = try (0..<writers).map { writer in
+            try BackgroundProcess("/bin/sh", ["-c", script, "writer", String(writer)],
+                                  environment: ["STOCKROOM_DB": server.db, "STOCKROOM": Processes.stockroomPath])
+        }
+        let results = processes.map { $0.wait() }
+        #expect(results.allSatisfy { $0.status == 0 }, "\(results.filter { $0.status != 0 })")
+        #expect(try server.schema!.psql("SELECT count(*) FROM schema_migrations").output == "3")
+        #expect(try server.schema!.psql("SELECT count(*), min(quantity), max(quantity) FROM items").output == "\(writers)|\(updates + 1)|\(updates + 1)")
+        #expect(try server.schema!.psql("SELECT count(*) FROM item_events").output == String(writers * (updates + 1)))
     }
 }

@@ -40,4 +40,12 @@ import Testing
         }
         #expect(Presentation.displayName(name) == #"evil\u001b[31mred\nx\u009b\u007f"#)
     }
+
+    @Test func theASCIIShortcutAgreesWithUnicodesProperties() {
+        for value in UInt32(0)...0x7F {
+            let scalar = Unicode.Scalar(value)!
+            #expect(ItemName.isInvisible(scalar) == (scalar.properties.isWhitespace || scalar.properties.isDefaultIgnorableCodePoint),
+                    "U+\(String(value, radix: 16))")
+        }
+    }
 }

@@ -209,7 +209,7 @@ final class RawImplementation: DraftCycling {
         return Item(id: id, name: name, color: color, status: status)
     }
 
-    private static func colorText(_ color: Color) -> StaticString {
+    static func colorText(_ color: Color) -> StaticString {
         switch color {
         case .black: "black"
         case .blue: "blue"
@@ -226,7 +226,7 @@ final class RawImplementation: DraftCycling {
                           Int32(text.utf8CodeUnitCount), staticText)
     }
 
-    private static func color(_ bytes: UnsafeBufferPointer<UInt8>) -> Color? {
+    static func color(_ bytes: UnsafeBufferPointer<UInt8>) -> Color? {
         switch (bytes.count, bytes.first) {
         case (5, UInt8(ascii: "b")): .black
         case (4, UInt8(ascii: "b")): .blue

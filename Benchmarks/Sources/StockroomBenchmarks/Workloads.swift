@@ -8,17 +8,29 @@ struct Workloads {
     let runs: Int
     let scratch: URL
     let log: (String) -> Void
+    /// Makes a fresh, migrated database called `name` and returns what `open(path:)` takes:
+    /// nil for a SQLite file in `scratch`; the PostgreSQL run gives a database on its server.
+    var makeDatabase: ((String) throws -> String)? = nil
+
+    private func freshDatabase(_ name: String) throws -> String {
+        try makeDatabase?(name) ?? Harness.freshDatabase(in: scratch, name: name)
+    }
+
+    private func removeDatabase(_ path: String) {
+        // A PostgreSQL database is dropped by the next makeDatabase of its name.
+        if makeDatabase == nil { Harness.removeDatabase(path) }
+    }
 
     /// W1: insert `items` in one transaction, into a fresh database each time.
     func insertAll(_ items: [Item], label: String) throws -> [Result] {
         var samples = [[Double]](repeating: [], count: implementations.count)
         for run in 0...runs {
             for (index, implementation) in implementations.enumerated() {
-                let path = try Harness.freshDatabase(in: scratch, name: "w1.sqlite")
+                let path = try freshDatabase("w1.sqlite")
                 try implementation.open(path: path)
                 let seconds = try Harness.time { try implementation.insert(items) }
                 implementation.close()
-                Harness.removeDatabase(path)
+                removeDatabase(path)
                 if run > 0 { samples[index].append(seconds) }
             }
             log("  \(label) run \(run)/\(runs)")

@@ -1,5 +1,6 @@
 // Stockroom's side-by-side benchmarks. Usage (see scripts/bench.sh):
-//   StockroomBenchmarks [--quick] [--stockroom PATH] [--output BENCHMARKS.md] [--only W1,W3]
+//   StockroomBenchmarks [--quick] [--stockroom PATH] [--output BENCHMARKS.md] [--only W1,W3] [--insert-sizes 100000]
+//   StockroomBenchmarks --postgres [--quick]   W1-W3 on a throwaway PostgreSQL server, printed only
 import Foundation
 import Inventory
 import SQLiteCore
@@ -19,6 +20,8 @@ let sizes = quick
     ? (insert: [1_000, 10_000], large: 10_000, queries: 50, draftSeed: 200, cycles: 10, processRepetitions: 2)
     : (insert: [100_000, 1_000_000], large: 1_000_000, queries: 200, draftSeed: 1_000, cycles: 50, processRepetitions: 4)
 let runs = 5
+// W1's sizes, when a loaded machine leaves no time for the 1M run.
+let insertSizes = option("--insert-sizes").map { $0.split(separator: ",").compactMap { Int($0) } } ?? sizes.insert
 
 func log(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
 
@@ -35,8 +38,17 @@ var results: [Result] = []
 log("generating \(sizes.large) items")
 let largeItems = Dataset.items(count: sizes.large)
 
+if arguments.contains("--postgres") {
+    let postgresResults = try PostgresWorkloads.run(insertSizes: insertSizes, items: largeItems,
+                                                    queries: Dataset.pageQueries(count: sizes.queries), runs: runs,
+                                                    scratch: scratch, log: log)
+    print(Report(results: postgresResults, quick: quick, runs: runs).table())
+    try? FileManager.default.removeItem(at: scratch)
+    exit(0)
+}
+
 if selected("W1") {
-    for size in sizes.insert {
+    for size in insertSizes {
         log("W1: insert \(size) items in one transaction")
         results += try workloads.insertAll(Array(largeItems.prefix(size)), label: "W1 insert \(size)")
     }

@@ -73,9 +73,13 @@ public enum DatabaseCheck {
                 problems += try database.foreignKeyViolations().map { Problem(kind: .foreignKey, message: $0.description) }
                 summary = try DatabaseSummary.read(from: database)
                 problems += try migrationProblems(in: database, summary: summary, migrations: migrations)
-                problems += try rowProblems(in: database, isAtLatestVersion: (summary?.schemaVersion ?? 0) >= migrations.latestVersion)
-                if try database.tableExists(ItemHistory.table) && database.tableExists("items") {
-                    problems += try historyProblems(in: database)
+                let (rows, canReplayHistory) = try rowProblems(in: database, isAtLatestVersion: (summary?.schemaVersion ?? 0) >= migrations.latestVersion)
+                problems += rows
+                if canReplayHistory {
+                    // Events are decoded once, by the replay: undecodable ones are row problems,
+                    // reported after those of items and drafts as a table of their own would be.
+                    let history = try historyProblems(in: database)
+                    problems += history.rows + history.replay
                 }
             }
         } catch let error as SQLiteError where error.isCorruption {
@@ -134,34 +138,39 @@ public enum DatabaseCheck {
     /// so a row written by hand in `sqlite3` can pass them and still be reported here.
     ///
     /// An older schema may lack tables that later migrations add; at the newest version this
-    /// binary knows, both tables must exist.
-    private static func rowProblems(in database: Database, isAtLatestVersion: Bool) throws -> [Problem] {
-        let tables: [(name: String, columns: String, decode: (Statement) throws -> Void)] = [
+    /// binary knows, all three must exist. The events' rows are only checked for readability
+    /// here: the history replay decodes each of them (`canReplayHistory`: it can run).
+    private static func rowProblems(in database: Database, isAtLatestVersion: Bool) throws -> (problems: [Problem], canReplayHistory: Bool) {
+        let tables: [(name: String, columns: String, decode: ((Statement) throws -> Void)?)] = [
             ("items", ItemRepository.columns, { try ItemRepository.decode($0).validate() }),
             // A draft's name may be blank while it is edited, but never hold a control character.
             ("drafts", DraftRepository.columns, { try ItemName.validate(try DraftRepository.decode($0).draft.item.name) }),
-            (ItemHistory.table, ItemHistory.selectColumns, { _ = try ItemHistory.decode($0) }),
+            (ItemHistory.table, ItemHistory.selectColumns, nil),
         ]
         var problems: [Problem] = []
+        var readable: Set<String> = []
         for table in tables {
             guard try database.tableExists(table.name) else {
                 if isAtLatestVersion { problems.append(Problem(kind: .rows, message: "table \(table.name) is missing")) }
                 continue
             }
-            problems += try undecodableRows(of: table.name, columns: table.columns, in: database, decode: table.decode)
+            let tableProblems = try undecodableRows(of: table.name, columns: table.columns, in: database, decode: table.decode)
+            if tableProblems.isEmpty || table.decode != nil { readable.insert(table.name) }
+            problems += tableProblems
         }
-        return problems
+        return (problems, readable.isSuperset(of: ["items", ItemHistory.table]))
     }
 
     /// Replays every item's events in version order and walks them alongside `items`, both in
     /// id order (a merge, so a million items need no map in memory): versions must run 1, 2, 3…
     /// without gaps, each event must follow from the state before it, an existing item's events
-    /// must end in exactly its row, and a deleted item's in its deletion.
-    private static func historyProblems(in database: Database) throws -> [Problem] {
+    /// must end in exactly its row, and a deleted item's in its deletion. Every event is decoded,
+    /// after a break too: one that does not decode is a row problem (`rows`).
+    private static func historyProblems(in database: Database) throws -> (rows: [Problem], replay: [Problem]) {
         let items = try database.prepare("SELECT \(ItemRepository.columns) FROM items ORDER BY id")
         let events = try database.prepare("SELECT \(ItemHistory.selectColumns) FROM \(ItemHistory.table) ORDER BY item_id, version")
         let itemIDColumn = ItemHistory.layout.itemID, versionColumn = ItemHistory.layout.version
-        var problems: [Problem] = []
+        var problems: [Problem] = [], rowProblems: [Problem] = []
         func report(_ message: String) { problems.append(Problem(kind: .history, message: message)) }
 
         var hasItem = try items.step()
@@ -197,6 +206,13 @@ public enum DatabaseCheck {
                 state = nil; isDeleted = false; isBroken = false; expectedVersion = 1
             }
             let version = events.int(at: versionColumn)
+            let decoded: RecordedItemEvent?
+            do {
+                decoded = try ItemHistory.decode(events)
+            } catch {
+                rowProblems.append(rowProblem(error, id: id, table: ItemHistory.table))
+                decoded = nil
+            }
             if isBroken { continue }
             guard version == expectedVersion else {
                 report("item \(id): version \(version) follows version \(expectedVersion - 1); versions go 1, 2, 3… without gaps")
@@ -204,8 +220,8 @@ public enum DatabaseCheck {
                 continue
             }
             expectedVersion += 1
-            guard let recorded = try? ItemHistory.decode(events) else {
-                isBroken = true  // reported with the undecodable rows
+            guard let recorded = decoded else {
+                isBroken = true
                 continue
             }
             switch (recorded.event, state, isDeleted) {
@@ -223,15 +239,17 @@ public enum DatabaseCheck {
         }
         if let current { try finish(current, state: state, isDeleted: isDeleted, isBroken: isBroken) }
         try itemsWithoutHistory(before: nil)
-        return problems
+        return (rowProblems, problems)
     }
 
     private static func describe(_ item: Item) -> String {
         "'\(item.name)', \(item.color.map(\.rawValue) ?? "no colour"), \(Presentation.text(for: item.status))"
     }
 
+    /// The rows of `table` that `decode` refuses; with no `decode`, only whether the columns can
+    /// be read at all.
     private static func undecodableRows(of table: String, columns: String, in database: Database,
-                                        decode: (Statement) throws -> Void) throws -> [Problem] {
+                                        decode: ((Statement) throws -> Void)?) throws -> [Problem] {
         let statement: Statement
         do {
             // item_events is WITHOUT ROWID: its key gives its order.
@@ -241,17 +259,21 @@ public enum DatabaseCheck {
             // A column this binary reads is missing: the table has another shape.
             return [Problem(kind: .rows, message: "table \(table) cannot be read by this stockroom: \(error.message)")]
         }
+        guard let decode else { return [] }
         var problems: [Problem] = []
         while try statement.step() {
             do {
                 try decode(statement)
-            } catch let error as StoreError {
-                problems.append(Problem(kind: .rows, message: error.description))
             } catch {
-                let id = statement.text(at: 0)
-                problems.append(Problem(kind: .rows, message: "row \(id) of table \(table) breaks a rule: \(error)"))
+                problems.append(rowProblem(error, id: statement.text(at: 0), table: table))
             }
         }
         return problems
+    }
+
+    /// A row that does not decode (the store names it) or breaks a domain rule.
+    private static func rowProblem(_ error: any Error, id: String, table: String) -> Problem {
+        if let error = error as? StoreError { return Problem(kind: .rows, message: error.description) }
+        return Problem(kind: .rows, message: "row \(id) of table \(table) breaks a rule: \(error)")
     }
 }

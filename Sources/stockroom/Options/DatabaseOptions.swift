@@ -40,6 +40,14 @@ struct DatabaseOptions: ParsableArguments {
         }
     }
 
+    /// Refuses a PostgreSQL location for `backup`/`restore`, which the server's own tools do
+    /// better; the line points to the README's recipe.
+    func refuseServerBackups(_ command: String) throws {
+        guard case .postgres = resolvedLocation() else { return }
+        throw Failure.Message(code: .usage, description:
+            "\(command) works on SQLite files; for PostgreSQL (\(resolvedLocation())) use pg_dump or pg_basebackup and WAL archiving, see the README's \"Backups on PostgreSQL\"; nothing was written")
+    }
+
     /// The text chosen by --db, $STOCKROOM_DB, or the XDG default, in that order.
     private func resolvedValue() -> String {
         Failure.startWaiting() // every command resolves the path before it opens the file

@@ -1,4 +1,3 @@
-import Inventory
 import SQLiteCore
 import TextFormats
 

@@ -1,5 +1,4 @@
 import Foundation
-import Inventory
 import SQLiteCore
 import TextFormats
 

@@ -33,6 +33,7 @@ struct BackupCommand: ParsableCommand {
     var format: ReportFormat = .text
 
     func run() throws {
+        try database.refuseServerBackups("backup")
         let progress = TerminalProgress(label: "backup")
         defer { progress.end() }
         let result = try DatabaseBackup.run(

@@ -26,6 +26,7 @@ struct RestoreCommand: ParsableCommand {
     var force = false
 
     func run() throws {
+        try database.refuseServerBackups("restore")
         let result = try DatabaseRestore.run(
             from: source, into: try database.resolvedPath(), replacingContent: force,
             busyTimeoutMilliseconds: database.busyTimeoutMilliseconds)

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Inventory
 import SQLiteCore
 import StockroomMigrations
 import TextFormats
