@@ -50,10 +50,12 @@ public enum InventoryCopy {
     ///   - replacing: replace a destination that already holds items, history or drafts;
     ///     without it such a destination is refused before anything is written.
     ///   - progress: called as rows are written and verified.
-    /// - Throws: ``CopyError``; ``StoreError``-free errors of either engine (busy, server gone,
-    ///   a constraint the destination refused); ``DatabaseFileError`` or ``MigrationError`` for a
-    ///   database that cannot be opened as an inventory. On any failure the destination holds
-    ///   what it held before (a destination file the copy created is removed again).
+    /// - Throws: ``CopyError``; either engine's errors (``SQLiteCore/SQLiteError``,
+    ///   ``PostgresCore/PostgresError``: busy, server gone, a constraint the destination refused);
+    ///   ``DatabaseFileError`` or ``MigrationError`` for a database that cannot be opened as an
+    ///   inventory. On any failure the destination holds what it held before (a destination
+    ///   file the copy created is removed again; a server database keeps the schema the copy
+    ///   migrated it to, without rows).
     public static func run(from source: DatabaseLocation, to destination: DatabaseLocation, replacing: Bool,
                            busyTimeoutMilliseconds: Int32 = 5_000,
                            progress: (Progress) -> Void = { _ in }) throws -> Summary {
