@@ -49,6 +49,7 @@ public final class CopyWriter {
     private let flushThreshold = 1 << 16
     /// The number of rows written so far.
     public private(set) var rowCount = 0
+    private var fieldsInRow = 0
 
     init(connection: Connection, sql: String) {
         self.connection = connection
@@ -59,25 +60,48 @@ public final class CopyWriter {
     /// Writes one row: one field per column of the COPY, nil for NULL. Tabs, line breaks and
     /// backslashes inside values are escaped.
     public func writeRow(_ fields: [String?]) throws {
-        for (index, field) in fields.enumerated() {
-            if index > 0 { buffer.append(0x09) }
-            guard let field else {
-                buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "N"))
-                continue
-            }
-            for byte in field.utf8 {
-                switch byte {
-                case UInt8(ascii: "\\"): buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "\\"))
-                case 0x0A: buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "n"))
-                case 0x0D: buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "r"))
-                case 0x09: buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "t"))
-                default: buffer.append(byte)
-                }
+        for field in fields {
+            if var field {
+                field.withUTF8 { writeField($0) }
+            } else {
+                writeNullField()
             }
         }
+        try endRow()
+    }
+
+    /// Appends one field to the row being written, escaping tabs, line breaks and backslashes:
+    /// for writers that hold their values as bytes. ``endRow()`` finishes the row.
+    public func writeField(_ bytes: UnsafeBufferPointer<UInt8>) {
+        separateField()
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "\\"): buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "\\"))
+            case 0x0A: buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "n"))
+            case 0x0D: buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "r"))
+            case 0x09: buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "t"))
+            default: buffer.append(byte)
+            }
+        }
+    }
+
+    /// Appends a NULL field to the row being written.
+    public func writeNullField() {
+        separateField()
+        buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "N"))
+    }
+
+    /// Finishes the row the fields since the last row belong to.
+    public func endRow() throws {
         buffer.append(0x0A)
+        fieldsInRow = 0
         rowCount += 1
         if buffer.count >= flushThreshold { try flush() }
+    }
+
+    private func separateField() {
+        if fieldsInRow > 0 { buffer.append(0x09) }
+        fieldsInRow += 1
     }
 
     /// Writes one row of parameter values (their text forms), nil for NULL.

@@ -23,9 +23,9 @@ extension Failure.Code {
         case .software:
             "the process received no arguments at all, not even its own name (e.g. the static binary where `/proc` cannot be read): it does nothing rather than guess"
         case .cannotCreate:
-            "`backup`/`restore` would overwrite something without `--force` (DEST exists, the database holds data) or cannot create DEST"
+            "`backup`/`restore`/`copy` would overwrite something without `--force` (DEST exists, the database holds data) or cannot create DEST"
         case .ioError:
-            "the file is not a SQLite database, is corrupt, or cannot be read, opened, created or written (the message says which): the disk is full (\"the disk is full: SQLite could not write to FILE ...; nothing was changed\"), an I/O error, or a write past the file-size limit (`ulimit -f`; SIGXFSZ is ignored so the write fails with this line instead of killing the process)"
+            "the file is not a SQLite database, is corrupt, or cannot be read, opened, created or written (the message says which): the disk is full (\"the disk is full: SQLite could not write to FILE ...; nothing was changed\"), an I/O error, or a write past the file-size limit (`ulimit -f`; SIGXFSZ is ignored so the write fails with this line instead of killing the process); `copy` found DEST's rows, read back before committing, differ from SRC's (nothing committed)"
         case .busy:
             "a time limit ran out: the database stayed locked by another process past `--busy-timeout` (the message says how long it waited; nothing was changed, retry), or a `query` ran past `--timeout`; the PostgreSQL server could not be reached or the connection to it broke (the message says which)"
         case .interrupted:

@@ -117,6 +117,8 @@ enum Failure {
             return (.ioError, error.description)
         case let error as BackupError:
             return (code(for: error), error.description)
+        case let error as CopyError:
+            return (code(for: error), error.description)
         case let error as MigrationError:
             if case .statementFailed(_, _, let underlying) = error, let code = sqliteCode(underlying), code != .software {
                 return (code, error.description)
@@ -148,6 +150,16 @@ enum Failure {
 
     /// PostgreSQL's errors on the same codes as SQLite's: a refused write is bad data (65), an
     /// unreachable server or a lost connection is temporary (75), like a database locked too long.
+    private static func code(for error: CopyError) -> Code {
+        switch error {
+        case .sameDatabase: .usage
+        case .sourceMissing: .notFound
+        case .destinationNotEmpty: .cannotCreate
+        case .undecodableRow: .dataError
+        case .verificationFailed: .ioError
+        }
+    }
+
     private static func code(for error: PostgresError) -> Code {
         switch error.kind {
         case .invalidConnectionString: .usage

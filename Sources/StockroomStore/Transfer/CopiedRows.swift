@@ -1,0 +1,189 @@
+import Foundation
+import Inventory
+
+// The rows `stockroom copy` moves, one type per table. Each is decoded from a row of any
+// engine and bound to a statement, a COPY or a checksum through the table's codecs and
+// layouts (ItemRepository.insertLayout, ItemHistory.layout, DraftRepository.layout): the
+// column mapping exists there once, and a row that does not decode stops the copy.
+
+/// One table's row as the copy reads, writes and checksums it.
+protocol CopiedRow {
+    /// The table.
+    static var table: String { get }
+    /// The columns, in the order rows are read and bound.
+    static var columns: ColumnLayout { get }
+    /// The primary key: the order rows are read in, and where a page of rows resumes.
+    static var keyColumns: [String] { get }
+    /// The row in `source`'s current row, columns as in ``columns``.
+    init<Source: ColumnSource>(reading source: Source) throws(ColumnDecodingError)
+    /// Binds every column, in ``columns`` order, from position 0.
+    func bind<Sink: ParameterSink>(to sink: Sink) throws
+    /// Binds the key, in ``keyColumns`` order, from position 0.
+    func bindKey<Sink: ParameterSink>(to sink: Sink) throws
+}
+
+/// An item with its times.
+struct CopiedItem: CopiedRow {
+    let item: Item
+    let createdAt: String
+    let updatedAt: String
+
+    static let table = "items"
+    static let columns = ItemRepository.insertLayout.columns
+    static let keyColumns = ["id"]
+
+    init<Source: ColumnSource>(reading source: Source) throws(ColumnDecodingError) {
+        let layout = ItemRepository.insertLayout
+        var row = RowReader(source, at: layout.item)
+        item = try ItemCodec.decode(from: &row)
+        createdAt = source.text(at: layout.createdAt)
+        updatedAt = source.text(at: layout.updatedAt)
+    }
+
+    func bind<Sink: ParameterSink>(to sink: Sink) throws {
+        let layout = ItemRepository.insertLayout
+        var row = RowBinder(sink, at: layout.item)
+        try ItemCodec.bind(item, to: &row)
+        try sink.bind(createdAt, at: layout.createdAt)
+        try sink.bind(updatedAt, at: layout.updatedAt)
+    }
+
+    func bindKey<Sink: ParameterSink>(to sink: Sink) throws {
+        try sink.bind(item.id, at: 0)
+    }
+}
+
+/// One event of an item's history.
+struct CopiedEvent: CopiedRow {
+    let itemID: UUID
+    let version: Int
+    let recordedAt: String
+    let event: ItemEvent
+
+    static let table = ItemHistory.table
+    static let columns = ItemHistory.layout.columns
+    static let keyColumns = ["item_id", "version"]
+
+    init<Source: ColumnSource>(reading source: Source) throws(ColumnDecodingError) {
+        let layout = ItemHistory.layout
+        guard let id = source.uuid(at: layout.itemID) else {
+            throw ColumnDecodingError(reason: "item_id \(source.describeColumn(at: layout.itemID)) is not a UUID")
+        }
+        guard let version = source.optionalInt(at: layout.version), version >= 1 else {
+            throw ColumnDecodingError(reason: "version \(source.describeColumn(at: layout.version)) is not a version (1 or more)")
+        }
+        itemID = id
+        self.version = version
+        recordedAt = source.text(at: layout.recordedAt)
+        var row = RowReader(source, at: layout.event)
+        event = try ItemEventCodec.decode(from: &row, itemID: id)
+    }
+
+    func bind<Sink: ParameterSink>(to sink: Sink) throws {
+        let layout = ItemHistory.layout
+        try sink.bind(itemID, at: layout.itemID)
+        try sink.bind(version, at: layout.version)
+        try sink.bind(recordedAt, at: layout.recordedAt)
+        var row = RowBinder(sink, at: layout.event)
+        try ItemEventCodec.bind(event, to: &row)
+    }
+
+    func bindKey<Sink: ParameterSink>(to sink: Sink) throws {
+        try sink.bind(itemID, at: 0)
+        try sink.bind(version, at: 1)
+    }
+}
+
+/// A draft with its id and times.
+struct CopiedDraft: CopiedRow {
+    let id: UUID
+    let draft: Draft
+    let createdAt: String
+    let updatedAt: String
+
+    static let table = "drafts"
+    static let columns = DraftRepository.layout.columns
+    static let keyColumns = ["id"]
+
+    init<Source: ColumnSource>(reading source: Source) throws(ColumnDecodingError) {
+        let layout = DraftRepository.layout
+        guard let id = source.uuid(at: layout.id) else {
+            throw ColumnDecodingError(reason: "id \(source.describeColumn(at: layout.id)) is not a UUID")
+        }
+        self.id = id
+        var row = RowReader(source, at: layout.draft)
+        draft = try DraftCodec.decode(from: &row)
+        createdAt = source.text(at: layout.createdAt)
+        updatedAt = source.text(at: layout.updatedAt)
+    }
+
+    func bind<Sink: ParameterSink>(to sink: Sink) throws {
+        let layout = DraftRepository.layout
+        try sink.bind(id, at: layout.id)
+        var row = RowBinder(sink, at: layout.draft)
+        try DraftCodec.bind(draft, to: &row)
+        try sink.bind(createdAt, at: layout.createdAt)
+        try sink.bind(updatedAt, at: layout.updatedAt)
+    }
+
+    func bindKey<Sink: ParameterSink>(to sink: Sink) throws {
+        try sink.bind(id, at: 0)
+    }
+}
+
+/// A checksum of rows as their codecs bind them: each value with its kind and length, so the
+/// text `12` and the integer 12, or NULL and an empty text, never hash alike. It sees decoded
+/// values, so it is the same for the same rows on either engine.
+///
+/// 64-bit FNV-1a: it tells a faithful copy from a damaged or incomplete one; it is not meant to
+/// resist someone forging rows.
+final class RowChecksum: ParameterSink {
+    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    @inline(__always)
+    private func addByte(_ byte: UInt8) {
+        value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+    }
+
+    @inline(__always)
+    private func add(_ bytes: UnsafeBufferPointer<UInt8>, kind: UInt8) {
+        addByte(kind)
+        addNumber(UInt64(bytes.count))
+        for byte in bytes { addByte(byte) }
+    }
+
+    @inline(__always)
+    private func addNumber(_ number: UInt64) {
+        for shift in stride(from: 0, to: 64, by: 8) { addByte(UInt8(truncatingIfNeeded: number >> UInt64(shift))) }
+    }
+
+    /// Marks the end of a row, so values cannot shift from one row to the next unnoticed.
+    func endRow() { addByte(0x1E) }
+
+    /// Folds another checksum in (a table's, into the whole copy's).
+    func fold(_ other: RowChecksum) { addNumber(other.value) }
+
+    /// 16 lowercase hexadecimal digits.
+    var hex: String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    func bind(_ value: String, at index: Int) throws {
+        var text = value
+        text.withUTF8 { add($0, kind: 1) }
+    }
+
+    func bind(_ value: Int, at index: Int) throws {
+        addByte(2)
+        addNumber(UInt64(bitPattern: Int64(value)))
+    }
+
+    func bindText(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) throws { add(bytes, kind: 1) }
+
+    func bindStatic(_ value: StaticString, at index: Int) throws {
+        add(UnsafeBufferPointer(start: value.utf8Start, count: value.utf8CodeUnitCount), kind: 1)
+    }
+
+    func bindNull(at index: Int) throws { addByte(0) }
+}

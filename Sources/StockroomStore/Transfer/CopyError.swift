@@ -1,0 +1,32 @@
+import Foundation
+
+/// Why `stockroom copy` did not copy; in every case the destination holds what it held before.
+public enum CopyError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The source and the destination are the same database.
+    case sameDatabase(String)
+    /// The source file does not exist.
+    case sourceMissing(String)
+    /// The destination already holds rows (per table) and replacing was not asked for.
+    case destinationNotEmpty(String, rows: [InventoryCopy.Table: Int])
+    /// A source row that does not decode (only a file written around Stockroom's CHECKs has one).
+    case undecodableRow(table: String, key: String, reason: String)
+    /// The destination's rows, read back before committing, differ from the source's.
+    case verificationFailed(table: String, sourceRows: Int, destinationRows: Int,
+                            sourceChecksum: String, destinationChecksum: String)
+
+    /// One line for the user.
+    public var description: String {
+        switch self {
+        case .sameDatabase(let location):
+            "--from and --to name the same database (\(location))"
+        case .sourceMissing(let path):
+            "no database at \(path)"
+        case .destinationNotEmpty(let location, let rows):
+            "\(location) already holds an inventory (\(rows[.items] ?? 0) items, \(rows[.itemEvents] ?? 0) history events, \(rows[.drafts] ?? 0) drafts); nothing was copied; use --force to replace it"
+        case .undecodableRow(let table, let key, let reason):
+            "the source's \(table) row \(key) cannot be read: \(reason); nothing was copied"
+        case .verificationFailed(let table, let sourceRows, let destinationRows, let sourceChecksum, let destinationChecksum):
+            "the copy of \(table) does not match the source (\(sourceRows) rows, checksum \(sourceChecksum); copied \(destinationRows) rows, checksum \(destinationChecksum)); nothing was committed"
+        }
+    }
+}
