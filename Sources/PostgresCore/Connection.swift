@@ -63,8 +63,16 @@ public final class Connection {
             throw PostgresError(kind: .connectionFailed,
                                 message: "could not connect to \(redactedConnectionString): \(message)")
         }
-        handle = connection
         Connection.configure(connection, pq: pq)
+        // Setting the client encoding is a round trip: a server that went away just after
+        // accepting (killed, failing over) shows here, and says so better now than later.
+        guard pq.PQstatus(connection) == CONNECTION_OK else {
+            let message = clean(pq.errorMessage(connection))
+            pq.PQfinish(connection)
+            throw PostgresError(kind: .connectionFailed,
+                                message: "could not connect to \(redactedConnectionString): \(message)")
+        }
+        handle = connection
     }
 
     /// libpq's message on one line (it lists each host tried on a line of its own), with every

@@ -82,6 +82,9 @@ import Testing
         let unknownOutcome = failed.filter { $0.contains("may or may not have been saved") }
         print("failover (stockroom CLI): \(acknowledged.count) items add acknowledged, \(failed.count) failed during the switch "
               + "(\(unknownOutcome.count) with an unknown commit outcome), \(lost.count) lost")
+        for message in Set(failed.map { $0.replacingOccurrences(of: "[0-9]+", with: "N", options: .regularExpression) }).sorted() {
+            print("  \(message)")
+        }
         #expect(lost.isEmpty, "acknowledged but not on the new primary: \(lost)")
         #expect(!failed.isEmpty, "the kill cut off no command: the test did not test a failover")
         // A failure during the switch is temporary (75), on one `error:` line.
