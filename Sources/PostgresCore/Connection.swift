@@ -27,6 +27,10 @@ public final class Connection {
     private(set) var session = 0
     private var preparedStatements: [String: PreparedStatement] = [:]
     private var preparedCount = 0
+    /// Session settings made with ``setSetting(_:to:local:)``, made again by ``reset()``: a
+    /// new session starts from the server's defaults, and a `lock_timeout` or
+    /// `statement_timeout` the caller chose must not silently vanish with the old one.
+    var sessionSettings: [(name: String, value: String)] = []
 
     /// Connects to the server `connectionString` names.
     ///
@@ -59,8 +63,16 @@ public final class Connection {
             throw PostgresError(kind: .connectionFailed,
                                 message: "could not connect to \(redactedConnectionString): \(message)")
         }
-        handle = connection
         Connection.configure(connection, pq: pq)
+        // Setting the client encoding is a round trip: a server that went away just after
+        // accepting (killed, failing over) shows here, and says so better now than later.
+        guard pq.PQstatus(connection) == CONNECTION_OK else {
+            let message = clean(pq.errorMessage(connection))
+            pq.PQfinish(connection)
+            throw PostgresError(kind: .connectionFailed,
+                                message: "could not connect to \(redactedConnectionString): \(message)")
+        }
+        handle = connection
     }
 
     /// libpq's message on one line (it lists each host tried on a line of its own), with every
@@ -130,7 +142,8 @@ public final class Connection {
     /// Connects again with the same connection string, after the connection broke (or to move
     /// to another host of a multi-host string: libpq tries the hosts in order again).
     ///
-    /// Prepared statements are prepared again on their next use.
+    /// Prepared statements are prepared again on their next use; session settings made with
+    /// ``setSetting(_:to:local:)`` are made again at once.
     public func reset() throws {
         pq.PQreset(handle)
         session += 1
@@ -140,6 +153,9 @@ public final class Connection {
             throw PostgresError(kind: .connectionFailed, message: "could not reconnect to \(redactedConnectionString): \(message)")
         }
         Connection.configure(handle, pq: pq)
+        for setting in sessionSettings {
+            try query("SELECT set_config($1, $2, false)", setting.name, setting.value)
+        }
     }
 
     // MARK: Statements

@@ -7,9 +7,13 @@ extension Connection {
     }
 
     /// Sets a run-time parameter for the rest of the session, or with `local` only until the
-    /// current transaction ends (`set_config`, so the value travels as a parameter).
+    /// current transaction ends (`set_config`, so the value travels as a parameter). A session
+    /// setting is made again after ``reset()``.
     public func setSetting(_ name: String, to value: String, local: Bool = false) throws {
         try query("SELECT set_config($1, $2, $3)", name, value, local)
+        guard !local else { return }
+        sessionSettings.removeAll { $0.name == name }
+        sessionSettings.append((name, value))
     }
 
     /// The current value of a run-time parameter, as `SHOW` prints it (`current_setting`).

@@ -14,6 +14,20 @@ import Testing
         #expect(!message.contains("failed"))
     }
 
+    /// A failover cuts connections at any moment: one cut while COMMIT waited for its answer
+    /// must not read as "nothing was changed", one cut before it must.
+    @Test func aServerConnectionLostAtCommitSaysTheOutcomeIsUnknown() {
+        let atCommit = PostgresError(kind: .connectionLost, message: "server closed the connection unexpectedly",
+                                     sql: "COMMIT", isCommitOutcomeUnknown: true)
+        let (code, message) = Failure.classify(atCommit)
+        #expect(code == .busy)
+        #expect(message.contains("may or may not have been saved"), "\(message)")
+        #expect(!message.contains("nothing was changed"), "\(message)")
+        let before = Failure.classify(PostgresError(kind: .connectionLost, message: "server closed the connection unexpectedly"))
+        #expect(before.0 == .busy)
+        #expect(before.1.contains("nothing was changed"), "\(before.1)")
+    }
+
     @Test func busyAndLockedAreTemporaryFailures() {
         #expect(Failure.classify(SQLiteError(extendedCode: 5, message: "database is locked")).0 == .busy)
         #expect(Failure.classify(SQLiteError(extendedCode: 517, message: "database is locked")).0 == .busy)

@@ -59,3 +59,26 @@ final class Failures: @unchecked Sendable {
         #expect(try schema.psql("SELECT count(*) FROM schema_migrations").output == "3")
     }
 }
+
+/// A server that drops a store's connection (a restart, a failover, an administrator's
+/// `pg_terminate_backend`) before a write commits: the write runs again on a new session, with
+/// the session's settings (`lock_timeout` from `--busy-timeout`) made again.
+@Suite struct DroppedConnectionTests {
+    @Test func aWriteWhoseConnectionWasDroppedRunsAgainOnANewSession() throws {
+        let schema = try PostgresScratchSchema()
+        let connection = try Connection(schema.uri)
+        try connection.waitForLocks(milliseconds: 4_321)
+        try PostgresMigrationRunner(connection: connection).migrate()
+        let store = InventoryStore(postgres: connection)
+        let first = connection.backendProcessID
+        let terminated = try schema.psql("SELECT pg_terminate_backend(\(first))")
+        #expect(terminated.output == "t", "\(terminated)")
+
+        let item = Item(name: "Kettle", status: .inStock(quantity: 2))
+        try store.items.insert(item)
+        #expect(connection.backendProcessID != first)
+        #expect(try store.items.item(id: item.id) == item)
+        #expect(try store.items.history(id: item.id).map(\.version) == [1])
+        #expect(try connection.setting("lock_timeout") == "4321ms")
+    }
+}

@@ -7,7 +7,8 @@ final class StockroomImplementation: DraftCycling {
     let name = "Stockroom"
     private var store: InventoryStore?
 
-    func open(path: String) throws { store = try InventoryStore(path: path) }
+    /// `path` is a file, or a PostgreSQL URI (`--postgres`), read as `--db` reads it.
+    func open(path: String) throws { store = try InventoryStore(location: DatabaseLocation(path)) }
     func close() { store = nil }
 
     func insert(_ items: [Item]) throws { try store!.items.insert(contentsOf: items) }

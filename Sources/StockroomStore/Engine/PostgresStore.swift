@@ -43,9 +43,15 @@ final class PostgresStoreConnection: StoreConnection {
     /// max + 1" holds. (SERIALIZABLE with retries was tried first: six writers on one item
     /// ran out of ten attempts.) A deadlock (40P01) or serialization failure (40001) runs the
     /// body again from the start; repository bodies only touch the database.
+    ///
+    /// So does a connection that broke before COMMIT was sent (a server restart, a failover):
+    /// nothing was committed, so the body runs again on a new session, reached through the
+    /// same connection string (with several hosts, the one that now accepts writes). A break
+    /// *during* COMMIT is never retried: the write may have been saved, and the error says so
+    /// (``PostgresError/isCommitOutcomeUnknown``).
     func inTransaction<T>(_ body: () throws -> T) throws -> T {
         if connection.transactionState == .idle {
-            return try connection.retryingTransaction(isolation: .readCommitted, body)
+            return try connection.retryingTransaction(isolation: .readCommitted, reconnecting: true, body)
         }
         savepointDepth += 1
         defer { savepointDepth -= 1 }

@@ -1,20 +1,15 @@
 import Foundation
 import Inventory
 import RawLibPQ
+import StockroomStore
 
 /// W1-W3 on PostgreSQL (`StockroomBenchmarks --postgres`): the same items, page queries and
 /// workload code as on SQLite, against a throwaway server started for the run (see
 /// ``ThrowawayPostgres``), with the raw libpq peer as the baseline.
 enum PostgresWorkloads {
-    /// The Stockroom side, to run beside the raw peer: none yet.
-    ///
-    /// The hook (issue 13): once `InventoryStore` opens a PostgreSQL location, add an
-    /// implementation here whose `open(path:)` opens the store on that URI (or give
-    /// `StockroomImplementation` a location instead of a path, if `InventoryStore(path:)` does
-    /// not take URIs) — the rest (W1-W3, the ratio to the raw peer, same pages checked) follows.
-    /// Then also build the template database with Stockroom's PostgreSQL migrations instead of
-    /// ``PostgresSchema``, and seed the large database through it as the SQLite run does.
-    static func stockroomImplementations() -> [any Implementation] { [] }
+    /// The Stockroom side, run beside the raw peer: the same `StockroomImplementation` as on
+    /// SQLite, whose `open(path:)` takes the database's URI as `--db` would.
+    static func stockroomImplementations() -> [any Implementation] { [StockroomImplementation()] }
 
     static func run(insertSizes: [Int], items: [Item], queries: [(Color, String)], runs: Int,
                     scratch: URL, log: @escaping (String) -> Void) throws -> [Result] {
@@ -23,7 +18,9 @@ enum PostgresWorkloads {
         defer { server.stop() }
         log("  \(server.version), socket in \(server.socketDirectory)")
         try execute("CREATE DATABASE stockroom_template", on: server.uri(database: "postgres"))
-        try execute(PostgresSchema.sql, on: server.uri(database: "stockroom_template"))
+        // Stockroom's own migrations build the template, as `Harness.freshDatabase` does on
+        // SQLite; the store (and its connection) is gone before the template is copied.
+        _ = try InventoryStore(location: .postgres(server.uri(database: "stockroom_template")))
 
         let implementations: [any Implementation] = [RawPostgresImplementation()] + stockroomImplementations()
         var workloads = Workloads(implementations: implementations, runs: runs, scratch: scratch, log: log)

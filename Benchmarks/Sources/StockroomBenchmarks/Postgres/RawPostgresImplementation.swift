@@ -22,8 +22,8 @@ final class RawPostgresImplementation: Implementation {
             close()
             throw message
         }
-        for (name, sql) in [("insert_item", PostgresSchema.insertItem), ("insert_event", PostgresSchema.insertAddedEvent),
-                            ("select_all", PostgresSchema.selectAll), ("page", PostgresSchema.page)] {
+        for (name, sql) in [("insert_item", PostgresSQL.insertItem), ("insert_event", PostgresSQL.insertAddedEvent),
+                            ("select_all", PostgresSQL.selectAll), ("page", PostgresSQL.page)] {
             try check(PQprepare(connection, name, sql, 0, nil), PGRES_COMMAND_OK)
         }
     }
@@ -93,7 +93,7 @@ final class RawPostgresImplementation: Implementation {
                     values.4 = UnsafePointer(quantityText.baseAddress!.assumingMemoryBound(to: CChar.self))
                 case .outOfStock(let isOnBackOrder):
                     values.3 = RawPostgresImplementation.text("out_of_stock")
-                    values.5 = RawPostgresImplementation.text(isOnBackOrder ? "t" : "f")
+                    values.5 = RawPostgresImplementation.text(isOnBackOrder ? "1" : "0")
                 }
                 try item.name.withCString { nameText in
                     values.1 = nameText
@@ -160,7 +160,7 @@ final class RawPostgresImplementation: Implementation {
                 for digit in bytes(result, row, 4) { quantity = quantity * 10 + Int(digit - UInt8(ascii: "0")) }
                 status = .inStock(quantity: quantity)
             } else {
-                status = .outOfStock(isOnBackOrder: bytes(result, row, 5).first == UInt8(ascii: "t"))
+                status = .outOfStock(isOnBackOrder: bytes(result, row, 5).first == UInt8(ascii: "1"))
             }
             items.append(Item(id: id, name: name, color: color, status: status))
         }
