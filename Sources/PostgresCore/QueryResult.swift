@@ -73,6 +73,38 @@ public struct Row {
         return String(cString: value)
     }
 
+    /// Calls `body` with column `column`'s text as UTF-8 bytes, read in place from libpq's
+    /// result (valid only during the call); nil for NULL. No `String` is built, so decoding a
+    /// row costs what it costs on SQLite (BENCHMARKS.md, W2 on PostgreSQL).
+    public func withBytes<T>(at column: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T? {
+        guard !isNull(at: column), let value = result.pq.PQgetvalue(result.handle, index, Int32(column)) else { return nil }
+        let count = Int(result.pq.PQgetlength(result.handle, index, Int32(column)))
+        return try value.withMemoryRebound(to: UInt8.self, capacity: count) {
+            try body(UnsafeBufferPointer(start: $0, count: count))
+        }
+    }
+
+    /// Column `column` as a decimal integer, parsed in place; nil for NULL or other text.
+    public func integer(at column: Int) -> Int? {
+        withBytes(at: column) { bytes -> Int? in
+            guard !bytes.isEmpty else { return nil }
+            var index = 0, negative = false
+            if bytes[0] == UInt8(ascii: "-") { negative = true; index = 1 }
+            guard index < bytes.count else { return nil }
+            var value = 0
+            while index < bytes.count {
+                let digit = Int(bytes[index]) - Int(UInt8(ascii: "0"))
+                guard (0...9).contains(digit) else { return nil }
+                let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+                let (next, overflow2) = negative ? times10.subtractingReportingOverflow(digit) : times10.addingReportingOverflow(digit)
+                guard !overflow1, !overflow2 else { return nil }
+                value = next
+                index += 1
+            }
+            return value
+        } ?? nil
+    }
+
     /// Column `column` read as `type`; use an `Optional` type for a nullable column.
     ///
     /// - Throws: ``PostgresError`` of kind ``PostgresError/Kind/unexpectedValue`` naming the

@@ -35,6 +35,22 @@ import Testing
         #expect(try row.get(Int?.self, at: 8) == 42)
     }
 
+    @Test func columnsReadInPlaceAsBytesAndIntegers() throws {
+        let connection = try schema.connect()
+        let row = try connection.query(
+            "SELECT 'ünï'::text, NULL::text, '-9223372036854775808'::bigint, 9223372036854775807::bigint, '9223372036854775808', '', '-', '12a', 0")[0]
+        #expect(row.withBytes(at: 0) { Array($0) } == Array("ünï".utf8))
+        #expect(row.withBytes(at: 1) { Array($0) } == nil)
+        #expect(row.integer(at: 2) == Int.min)
+        #expect(row.integer(at: 3) == Int.max)
+        #expect(row.integer(at: 4) == nil)  // one past Int.max
+        #expect(row.integer(at: 5) == nil)
+        #expect(row.integer(at: 6) == nil)
+        #expect(row.integer(at: 7) == nil)
+        #expect(row.integer(at: 8) == 0)
+        #expect(row.integer(at: 1) == nil)
+    }
+
     @Test func nullsTravelBothWaysAndAreRefusedByNonOptionalReads() throws {
         let connection = try schema.connect()
         try connection.execute("CREATE TABLE t (id integer PRIMARY KEY, color text NULL)")

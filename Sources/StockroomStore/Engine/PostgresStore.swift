@@ -174,12 +174,13 @@ final class PostgresStoreStatement: StoreStatement {
     func isNull(at index: Int) -> Bool { current?.isNull(at: index) ?? true }
     func optionalText(at index: Int) -> String? { current?.text(at: index) }
     func text(at index: Int) -> String { optionalText(at: index) ?? "" }
-    func optionalInt(at index: Int) -> Int? { optionalText(at: index).flatMap { Int($0) } }
+    func optionalInt(at index: Int) -> Int? { current?.integer(at: index) }
     func int(at index: Int) -> Int { optionalInt(at: index) ?? 0 }
 
     func withText<T>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
-        var text = self.text(at: index)
-        return try text.withUTF8(body)
+        // In place, as SQLite's column text is read: NULL reads as no bytes, as there.
+        if let current, let read = try current.withBytes(at: index, body) { return read }
+        return try body(UnsafeBufferPointer(start: nil, count: 0))
     }
 
     func describeColumn(at index: Int) -> String {
