@@ -132,7 +132,7 @@ import Testing
         #expect(applied == ["Applied 0001_create_items.sql", "Applied 0002_create_drafts.sql", "Applied 0003_item_events.sql"], "\(results)")
     }
 
-    @Test(arguments: [["export"], ["import", "/dev/null"]])
+    @Test(arguments: [["import", "/dev/null"]])
     func commandsNotYetOnPostgreSQLRefuseCleanly(_ arguments: [String]) throws {
         let uri = "postgresql://stockroom:s3cret@/nowhere?host=/nonexistent"
         let result = try Processes.stockroom(arguments + ["--db", uri])

@@ -23,6 +23,28 @@ public enum ItemExport {
         return count
     }
 
+    /// Writes every item of `store`, file or server, to `descriptor` and returns how many: the
+    /// same bytes on either engine for the same rows. A file goes through the SQLite path
+    /// above; a server is read in one REPEATABLE READ READ ONLY transaction (one snapshot), a
+    /// page of rows at a time in id order (`id` is `COLLATE "C"`, so the order is SQLite's).
+    public static func write(_ format: TransferFormat, from store: InventoryStore, to descriptor: Int32) throws -> Int {
+        switch store.engine {
+        case .sqlite(let database):
+            return try write(format, from: database, to: descriptor)
+        case .postgres(let connection):
+            let output = ByteOutput(descriptor: descriptor)
+            let count = try store.read { try write(format, from: connection, to: output) }
+            try output.flush()
+            return count
+        }
+    }
+
+    /// Writes every item of `store` to the file at `path` as
+    /// ``write(_:from:toFile:)-(_,Database,_)`` does, on either engine.
+    public static func write(_ format: TransferFormat, from store: InventoryStore, toFile path: String) throws -> Int {
+        try writeFile(path) { descriptor in try write(format, from: store, to: descriptor) }
+    }
+
     /// Writes every item to the file at `path`, never leaving a partial file there: the output
     /// goes to a temporary file beside `path`, is synced, and is renamed into place only when
     /// complete. An existing file at `path` is replaced.
@@ -30,6 +52,10 @@ public enum ItemExport {
     /// - Throws: ``BackupError/cannotCreate(_:reason:)`` when the folder is missing or
     ///   unwritable; ``TransferError`` when writing fails; SQLite errors from reading.
     public static func write(_ format: TransferFormat, from database: Database, toFile path: String) throws -> Int {
+        try writeFile(path) { descriptor in try write(format, from: database, to: descriptor) }
+    }
+
+    private static func writeFile(_ path: String, _ body: (Int32) throws -> Int) throws -> Int {
         try DurableFile.checkCanCreate(path, replacing: true)
         let temporaryFile = try DurableFile.createTemporary(besides: path)
         let temporary = temporaryFile.path
@@ -40,7 +66,7 @@ public enum ItemExport {
         let count: Int
         do {
             defer { close(descriptor) }
-            count = try write(format, from: database, to: descriptor)
+            count = try body(descriptor)
             guard fsync(descriptor) == 0 else { throw TransferError.unwritable(reason: String(cString: strerror(errno))) }
         }
         // Readable like any file the user makes (the temporary was created owner-only).
@@ -53,31 +79,80 @@ public enum ItemExport {
         return count
     }
 
+    /// Rows read per page from a server.
+    static let pageSize = 10_000
+
     private static func write(_ format: TransferFormat, from database: Database, to output: ByteOutput) throws -> Int {
         let statement = try database.prepare(selectSQL)
         defer { statement.reset() }
+        try writeStart(format, to: output)
         var count = 0
+        var lastID: String?
+        try writeRows(format, from: statement, count: &count, lastID: &lastID, keepingLastID: false, to: output)
+        try writeEnd(format, to: output)
+        return count
+    }
+
+    /// Pages of rows, each resuming after the last id of the one before (keyset pagination, as
+    /// `stockroom copy` reads), so the server never holds more than a page for us.
+    private static func write(_ format: TransferFormat, from connection: PostgresStoreConnection, to output: ByteOutput) throws -> Int {
+        // The page size is spelled in the SQL: a prepared `LIMIT $n` gets a generic plan.
+        let select = "SELECT \(layout.columns.list) FROM items"
+        let first = "\(select) ORDER BY id LIMIT \(pageSize)"
+        let next = "\(select) WHERE id > ?1 ORDER BY id LIMIT \(pageSize)"
+        try writeStart(format, to: output)
+        var count = 0
+        var lastID: String?
+        while true {
+            let before = count
+            try connection.withStatement(lastID == nil ? first : next) { statement in
+                if let lastID { try statement.bind(lastID, at: 0) }
+                try writeRows(format, from: statement, count: &count, lastID: &lastID, keepingLastID: true, to: output)
+            }
+            if count - before < pageSize { break }
+        }
+        try writeEnd(format, to: output)
+        return count
+    }
+
+    private static func writeStart(_ format: TransferFormat, to output: ByteOutput) throws {
         switch format {
         case .csv:
             let header = ItemCSVLayout.Column.allCases.map(\.title).joined(separator: ",") + "\r\n"
             try output.append(Array(header.utf8))
+        case .json: try output.append(UInt8(ascii: "["))
+        case .jsonl: break
+        }
+    }
+
+    private static func writeEnd(_ format: TransferFormat, to output: ByteOutput) throws {
+        if format == .json { try output.append("]\n") }
+    }
+
+    /// Writes every row `statement` steps to, counting on from `count`; with `keepingLastID`,
+    /// leaves the last row's id in `lastID` (where the next page resumes).
+    private static func writeRows<Rows: StoreStatement>(
+        _ format: TransferFormat, from statement: Rows, count: inout Int,
+        lastID: inout String?, keepingLastID: Bool, to output: ByteOutput
+    ) throws {
+        switch format {
+        case .csv:
             while try statement.step() {
                 try writeCSVRow(statement, to: output)
+                if keepingLastID { lastID = statement.text(at: layout.item) }
                 count += 1
             }
         case .jsonl, .json:
             let json = JSONShape()
             let isArray = format == .json
-            if isArray { try output.append(UInt8(ascii: "[")) }
             while try statement.step() {
                 if isArray && count > 0 { try output.append(UInt8(ascii: ",")) }
                 try writeJSONObject(statement, shape: json, to: output)
                 if !isArray { try output.append(UInt8(ascii: "\n")) }
+                if keepingLastID { lastID = statement.text(at: layout.item) }
                 count += 1
             }
-            if isArray { try output.append("]\n") }
         }
-        return count
     }
 
     // MARK: Fields
@@ -85,7 +160,7 @@ public enum ItemExport {
     /// The current row through ``ItemCodec``: the colour and status decoded, the id and name
     /// left as column positions so their text is copied out without making a `String`.
     @inline(__always)
-    private static func decodedRow(_ statement: Statement) throws -> (id: Int, name: Int, color: Color?, status: Status) {
+    private static func decodedRow<Row: ColumnSource>(_ statement: Row) throws -> (id: Int, name: Int, color: Color?, status: Status) {
         var row = RowReader(statement, at: layout.item)
         do {
             return try ItemCodec.decodeInPlace(from: &row)
@@ -96,7 +171,7 @@ public enum ItemExport {
 
     /// The columns of `items list --format csv` (the raw column values, the status through its
     /// codec), then the two times.
-    private static func writeCSVRow(_ statement: Statement, to output: ByteOutput) throws {
+    private static func writeCSVRow<Row: ColumnSource>(_ statement: Row, to output: ByteOutput) throws {
         let row = try decodedRow(statement)
         try statement.withText(at: row.id) { id in try output.append(id) }
         try output.append(UInt8(ascii: ","))
@@ -162,7 +237,7 @@ public enum ItemExport {
         }
     }
 
-    private static func writeJSONObject(_ statement: Statement, shape: JSONShape, to output: ByteOutput) throws {
+    private static func writeJSONObject<Row: ColumnSource>(_ statement: Row, shape: JSONShape, to output: ByteOutput) throws {
         let row = try decodedRow(statement)
         try output.append("{\"id\":\"")
         try statement.withText(at: row.id) { id in try output.append(id) }

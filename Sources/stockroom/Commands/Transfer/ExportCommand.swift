@@ -8,7 +8,7 @@ struct ExportCommand: ParsableCommand {
         commandName: "export",
         abstract: "Write every item, ordered by id, as JSON Lines, CSV or JSON.",
         discussion: """
-            The items are read in one read transaction: one consistent snapshot while other \
+            The items are read in one read transaction (REPEATABLE READ READ ONLY on PostgreSQL): one consistent snapshot while other \
             processes keep writing. They stream as they are read, so memory stays flat at any \
             size. Each item carries its created and updated times. JSON objects are those of \
             `items show --format json` plus "createdAt" and "updatedAt"; CSV has the columns of \
@@ -36,13 +36,11 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         // A read-only command: it never creates, converts or migrates the file.
-        _ = try database.resolvedPath() // SQLite files only, so far
         let store = try database.openStoreForReading(.items)
-        guard let file = store.database else { return }
         if let output, output != "-" {
-            _ = try ItemExport.write(format, from: file, toFile: output)
+            _ = try ItemExport.write(format, from: store, toFile: output)
         } else {
-            _ = try ItemExport.write(format, from: file, to: STDOUT_FILENO)
+            _ = try ItemExport.write(format, from: store, to: STDOUT_FILENO)
         }
     }
 }
