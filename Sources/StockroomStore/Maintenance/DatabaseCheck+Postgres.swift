@@ -32,13 +32,15 @@ extension DatabaseCheck {
 
             let store = PostgresStoreConnection(connection)
             let isAtLatestVersion = (applied.last?.version ?? 0) >= migrations.latestVersion
-            problems += try rowProblems(isAtLatestVersion: isAtLatestVersion,
-                                        tableExists: { try tableExists($0, on: connection) }) { table, columns in
+            let rows = try rowProblems(isAtLatestVersion: isAtLatestVersion,
+                                       tableExists: { try tableExists($0, on: connection) }) { table, columns in
                 try select(table: table, columns: columns, on: store)
             }
-            if try tableExists(ItemHistory.table, on: connection), try tableExists("items", on: connection) {
-                problems += try historyProblems(items: store.cachedStatement(historyItemsSQL),
-                                                events: store.cachedStatement(historyEventsSQL))
+            problems += rows.problems
+            if rows.canReplayHistory {
+                let history = try historyProblems(items: store.cachedStatement(historyItemsSQL),
+                                                  events: store.cachedStatement(historyEventsSQL))
+                problems += history.rows + history.replay
             }
         }
         return Report(problems: problems, summary: summary, latestKnownVersion: migrations.latestVersion)

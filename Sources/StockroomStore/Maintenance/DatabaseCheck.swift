@@ -73,9 +73,13 @@ public enum DatabaseCheck {
                 problems += try database.foreignKeyViolations().map { Problem(kind: .foreignKey, message: $0.description) }
                 summary = try DatabaseSummary.read(from: database)
                 problems += try migrationProblems(in: database, summary: summary, migrations: migrations)
-                problems += try rowProblems(in: database, isAtLatestVersion: (summary?.schemaVersion ?? 0) >= migrations.latestVersion)
-                if try database.tableExists(ItemHistory.table) && database.tableExists("items") {
-                    problems += try historyProblems(in: database)
+                let rows = try rowProblems(in: database, isAtLatestVersion: (summary?.schemaVersion ?? 0) >= migrations.latestVersion)
+                problems += rows.problems
+                if rows.canReplayHistory {
+                    // Events are decoded once, by the replay: undecodable ones are row problems,
+                    // reported after those of items and drafts as a table of their own would be.
+                    let history = try historyProblems(in: database)
+                    problems += history.rows + history.replay
                 }
             }
         } catch let error as SQLiteError where error.isCorruption {
@@ -135,7 +139,7 @@ public enum DatabaseCheck {
     ///
     /// An older schema may lack tables that later migrations add; at the newest version this
     /// binary knows, both tables must exist.
-    private static func rowProblems(in database: Database, isAtLatestVersion: Bool) throws -> [Problem] {
+    private static func rowProblems(in database: Database, isAtLatestVersion: Bool) throws -> (problems: [Problem], canReplayHistory: Bool) {
         try rowProblems(isAtLatestVersion: isAtLatestVersion, tableExists: database.tableExists) { table, columns in
             do {
                 // item_events is WITHOUT ROWID: its key gives its order.
@@ -159,14 +163,17 @@ public enum DatabaseCheck {
     static func rowProblems<S: StoreStatement>(
         isAtLatestVersion: Bool, tableExists: (String) throws -> Bool,
         select: (_ table: String, _ columns: String) throws -> TableSelection<S>
-    ) throws -> [Problem] {
-        let tables: [(name: String, columns: String, decode: (S) throws -> Void)] = [
+    ) throws -> (problems: [Problem], canReplayHistory: Bool) {
+        // item_events' rows are only checked for readability here: the history replay decodes
+        // each of them once (`canReplayHistory`: it can run).
+        let tables: [(name: String, columns: String, decode: ((S) throws -> Void)?)] = [
             ("items", ItemRepository.columns, { try ItemRepository.decode($0).validate() }),
             // A draft's name may be blank while it is edited, but never hold a control character.
             ("drafts", DraftRepository.columns, { try ItemName.validate(try DraftRepository.decode($0).draft.item.name) }),
-            (ItemHistory.table, ItemHistory.selectColumns, { _ = try ItemHistory.decode($0) }),
+            (ItemHistory.table, ItemHistory.selectColumns, nil),
         ]
         var problems: [Problem] = []
+        var readable: Set<String> = []
         for table in tables {
             guard try tableExists(table.name) else {
                 if isAtLatestVersion { problems.append(Problem(kind: .rows, message: "table \(table.name) is missing")) }
@@ -174,17 +181,20 @@ public enum DatabaseCheck {
             }
             switch try select(table.name, table.columns) {
             case .problem(let problem): problems.append(problem)
-            case .statement(let statement): problems += try undecodableRows(of: table.name, statement: statement, decode: table.decode)
+            case .statement(let statement):
+                readable.insert(table.name)
+                if let decode = table.decode { problems += try undecodableRows(of: table.name, statement: statement, decode: decode) }
             }
         }
-        return problems
+        return (problems, readable.isSuperset(of: ["items", ItemHistory.table]))
     }
 
     /// Replays every item's events in version order and walks them alongside `items`, both in
     /// id order (a merge, so a million items need no map in memory): versions must run 1, 2, 3…
     /// without gaps, each event must follow from the state before it, an existing item's events
-    /// must end in exactly its row, and a deleted item's in its deletion.
-    private static func historyProblems(in database: Database) throws -> [Problem] {
+    /// must end in exactly its row, and a deleted item's in its deletion. Every event is decoded,
+    /// after a break too: one that does not decode is a row problem (`rows`).
+    private static func historyProblems(in database: Database) throws -> (rows: [Problem], replay: [Problem]) {
         try historyProblems(items: database.prepare(historyItemsSQL), events: database.prepare(historyEventsSQL))
     }
 
@@ -194,9 +204,9 @@ public enum DatabaseCheck {
 
     /// The replay over two statements of any engine: `items` from ``historyItemsSQL``, `events`
     /// from ``historyEventsSQL``.
-    static func historyProblems<S: StoreStatement>(items: S, events: S) throws -> [Problem] {
+    static func historyProblems<S: StoreStatement>(items: S, events: S) throws -> (rows: [Problem], replay: [Problem]) {
         let itemIDColumn = ItemHistory.layout.itemID, versionColumn = ItemHistory.layout.version
-        var problems: [Problem] = []
+        var problems: [Problem] = [], rowProblems: [Problem] = []
         func report(_ message: String) { problems.append(Problem(kind: .history, message: message)) }
 
         var hasItem = try items.step()
@@ -232,6 +242,13 @@ public enum DatabaseCheck {
                 state = nil; isDeleted = false; isBroken = false; expectedVersion = 1
             }
             let version = events.int(at: versionColumn)
+            let decoded: RecordedItemEvent?
+            do {
+                decoded = try ItemHistory.decode(events)
+            } catch {
+                rowProblems.append(rowProblem(error, statement: events, table: ItemHistory.table))
+                decoded = nil
+            }
             if isBroken { continue }
             guard version == expectedVersion else {
                 report("item \(id): version \(version) follows version \(expectedVersion - 1); versions go 1, 2, 3… without gaps")
@@ -239,8 +256,8 @@ public enum DatabaseCheck {
                 continue
             }
             expectedVersion += 1
-            guard let recorded = try? ItemHistory.decode(events) else {
-                isBroken = true  // reported with the undecodable rows
+            guard let recorded = decoded else {
+                isBroken = true
                 continue
             }
             switch (recorded.event, state, isDeleted) {
@@ -258,7 +275,7 @@ public enum DatabaseCheck {
         }
         if let current { try finish(current, state: state, isDeleted: isDeleted, isBroken: isBroken) }
         try itemsWithoutHistory(before: nil)
-        return problems
+        return (rowProblems, problems)
     }
 
     private static func describe(_ item: Item) -> String {
@@ -271,13 +288,16 @@ public enum DatabaseCheck {
         while try statement.step() {
             do {
                 try decode(statement)
-            } catch let error as StoreError {
-                problems.append(Problem(kind: .rows, message: error.description))
             } catch {
-                let id = statement.text(at: 0)
-                problems.append(Problem(kind: .rows, message: "row \(id) of table \(table) breaks a rule: \(error)"))
+                problems.append(rowProblem(error, statement: statement, table: table))
             }
         }
         return problems
+    }
+
+    /// A row that does not decode (the store names it) or breaks a domain rule.
+    private static func rowProblem<S: StoreStatement>(_ error: any Error, statement: S, table: String) -> Problem {
+        if let error = error as? StoreError { return Problem(kind: .rows, message: error.description) }
+        return Problem(kind: .rows, message: "row \(statement.text(at: 0)) of table \(table) breaks a rule: \(error)")
     }
 }
