@@ -25,20 +25,25 @@ extension ItemImport {
         } catch let error as SQLiteError where error.isPrimaryKeyViolation {
             // History outlives an item: the id belonged to an item deleted since, and a deleted
             // item's history ends with its deletion.
-            return "id \(item.id.lowercasedString) belonged to a deleted item, whose history is kept; leave the id out to add it as a new item"
+            return deletedItemProblem(item.id)
         }
         return nil
     }
 
+    /// Why a row naming the id of a deleted item (whose history is kept) cannot be written.
+    static func deletedItemProblem(_ id: UUID) -> String {
+        "id \(id.lowercasedString) belonged to a deleted item, whose history is kept; leave the id out to add it as a new item"
+    }
+
     /// Overwrites stored items with rows of `--on-conflict replace`, recording what changed.
-    final class Replacement {
-        let database: Database
+    final class Replacement<Connection: StoreConnection> {
+        let connection: Connection
         /// `UPDATE items SET name = ?2, … , created_at = coalesce(?7, created_at), updated_at = ?8 WHERE id = ?1`,
         /// bound as ``ItemRepository/insertLayout``: a NULL created_at keeps the stored one.
-        let update: Statement
+        let update: Connection.Statement
 
-        init(database: Database) throws {
-            self.database = database
+        init(connection: Connection) throws {
+            self.connection = connection
             let layout = ItemRepository.insertLayout
             let names = layout.columns.names
             let id = names[layout.item]
@@ -50,15 +55,15 @@ extension ItemImport {
                 default: return "\(names[index]) = \(placeholder)"
                 }
             }
-            update = try database.prepare("UPDATE items SET \(assignments.joined(separator: ", ")) WHERE \(id) = ?\(layout.item + 1)")
+            update = try connection.cachedStatement("UPDATE items SET \(assignments.joined(separator: ", ")) WHERE \(id) = ?\(layout.item + 1)")
         }
 
         /// Replaces the stored item with `item` and records the change as its next version;
         /// does nothing when no field differs. Returns why it could not, or nil.
-        func replace(with item: Item, created: UnsafeBufferPointer<UInt8>?, updated: UnsafeBufferPointer<UInt8>, events: Statement) throws -> String? {
-            let stored = try ItemRepository(database: database).item(id: item.id)
+        func replace<Events: StoreStatement>(with item: Item, created: UnsafeBufferPointer<UInt8>?, updated: UnsafeBufferPointer<UInt8>, events: Events) throws -> String? {
+            let stored = try ItemRecords(connection: connection).item(id: item.id)
             guard let changes = ItemChanges(from: stored, to: item) else { return nil }
-            let version = try HistoryRecords(connection: database).version(of: item.id)
+            let version = try HistoryRecords(connection: connection).version(of: item.id)
             defer { update.reset() }
             let layout = ItemRepository.insertLayout
             var row = RowBinder(update, at: layout.item)

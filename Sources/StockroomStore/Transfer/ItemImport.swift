@@ -80,7 +80,8 @@ public struct ItemImport {
             throw ImportRejection(problems: [.init(line: 1, reason: "import reads csv or jsonl, not \(format.rawValue)")], total: 1)
         }
         guard let database, !dryRun else {
-            return try load(descriptor, database: database, writer: nil, progress: progress)
+            let lookup = try database.map { try $0.prepare(ItemImport.lookupSQL) }
+            return try load(descriptor, lookup: lookup, writer: nil as RowWriter?, progress: progress)
         }
         return try database.writeTransaction {
             let before = try ItemRepository(database: database).count()
@@ -92,7 +93,7 @@ public struct ItemImport {
             // one statement after the load (as migration 0003 does), not one INSERT per row.
             let historyAfterLoad = try rebuild != nil && HistoryRecords(connection: database).isEmpty()
             let writer = try RowWriter(database: database, onConflict: onConflict, recordsHistory: !historyAfterLoad)
-            let summary = try load(descriptor, database: database, writer: writer, progress: progress)
+            let summary = try load(descriptor, lookup: try database.prepare(ItemImport.lookupSQL), writer: writer, progress: progress)
             if historyAfterLoad { try database.execute(ItemHistory.addedForEveryItemSQL) }
             try rebuild?.createIndexes()
             let written = try ItemRepository(database: database).count() - before
@@ -103,8 +104,15 @@ public struct ItemImport {
         }
     }
 
-    /// Reads every row; writes them with `writer` while no row has been bad.
-    private func load(_ descriptor: Int32, database: Database?, writer: RowWriter?, progress: (Progress) -> Void) throws -> Summary {
+    /// Whether an id is stored already.
+    static let lookupSQL = "SELECT 1 FROM items WHERE id = ?"
+
+    /// Reads every row; writes them with `writer` while no row has been bad. `lookup`
+    /// (``lookupSQL``) names stored ids when nothing is written. Generic so that each engine's
+    /// path is specialised: SQLite's makes the same direct calls as before PostgreSQL's existed.
+    func load<Writer: ImportRowWriter, Lookup: StoreStatement>(
+        _ descriptor: Int32, lookup: Lookup?, writer: Writer?, progress: (Progress) -> Void
+    ) throws -> Summary {
         let input = ByteInput(descriptor: descriptor)
         let decoder = ImportRowDecoder()
         var problems = ProblemList()
@@ -118,7 +126,6 @@ public struct ItemImport {
         var existing = 0
         // Whether an id is stored already: for a dry run, and, once a bad row has stopped the
         // writing, to keep naming conflicting ids (rows of this import are repeats, caught above).
-        let lookup = try database.map { try $0.prepare("SELECT 1 FROM items WHERE id = ?") }
         let now = Array(Timestamp.now().utf8)
 
         func accept(_ row: ImportedRow, line: Int) throws {
@@ -207,15 +214,21 @@ public struct ItemImport {
     }
 }
 
+/// Writes one decoded row into the database of an import.
+protocol ImportRowWriter: AnyObject {
+    /// Writes one row and its history; returns why it could not be written, or nil.
+    func write(id: UUID, row: ImportedRow, decoder: ImportRowDecoder, now: [UInt8]) throws -> String?
+}
+
 /// Writes rows with prepared statements reused for every row, and each written item's history
 /// (``ItemImport/recordAdded(_:time:events:)``, ``ItemImport/recordReplaced(_:with:)``).
-private final class RowWriter {
+private final class RowWriter: ImportRowWriter {
     let database: Database
     let insert: Statement
     let events: Statement
     let onConflict: ItemImport.ConflictPolicy
     /// For `replace` only: reads and overwrites a stored item whose id a row names.
-    let replacement: ItemImport.Replacement?
+    let replacement: ItemImport.Replacement<Database>?
 
     static let layout = ItemRepository.insertLayout
 
@@ -232,7 +245,7 @@ private final class RowWriter {
         if onConflict != .fail { sql += " ON CONFLICT (id) DO NOTHING" }
         insert = try database.prepare(sql)
         events = try database.prepare(ItemHistory.insertSQL)
-        replacement = onConflict == .replace ? try ItemImport.Replacement(database: database) : nil
+        replacement = onConflict == .replace ? try ItemImport.Replacement(connection: database) : nil
     }
 
     /// Writes one row and its history; returns why it could not be written, or nil.

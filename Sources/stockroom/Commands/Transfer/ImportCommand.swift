@@ -83,16 +83,23 @@ struct ImportCommand: ParsableCommand {
         let started = DispatchTime.now().uptimeNanoseconds
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 }
         var lastShown = -1.0 // the first report always shows
-        _ = try database.resolvedPath() // SQLite files only, so far
-        let database: Database? = dryRun ? try database.openExistingForReading() : try database.openStore().database
-        let summary = try ItemImport(format: resolvedFormat, onConflict: onConflict, dryRun: dryRun)
-            .run(reading: input.descriptor, into: database) { step in
-                guard progress.isShown else { return }
-                let seconds = elapsed()
-                guard seconds - lastShown >= 0.1 else { return }
-                lastShown = seconds
-                progress.show(text: ImportCommand.progressText(step, seconds: seconds, totalBytes: input.size))
-            }
+        let report = { (step: ItemImport.Progress) in
+            guard progress.isShown else { return }
+            let seconds = elapsed()
+            guard seconds - lastShown >= 0.1 else { return }
+            lastShown = seconds
+            progress.show(text: ImportCommand.progressText(step, seconds: seconds, totalBytes: input.size))
+        }
+        let importer = ItemImport(format: resolvedFormat, onConflict: onConflict, dryRun: dryRun)
+        let summary: ItemImport.Summary
+        if case .postgres = database.resolvedLocation() {
+            // A server: one transaction through the engine seam (a dry run only reads).
+            let store = dryRun ? try database.openStoreForReading(.items) : try database.openStore()
+            summary = try importer.run(reading: input.descriptor, into: store, progress: report)
+        } else {
+            let database: Database? = dryRun ? try database.openExistingForReading() : try database.openStore().database
+            summary = try importer.run(reading: input.descriptor, into: database, progress: report)
+        }
         return (summary, elapsed())
     }
 

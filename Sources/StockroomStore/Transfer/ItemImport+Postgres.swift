@@ -1,0 +1,96 @@
+import Foundation
+import Inventory
+import PostgresCore
+
+// An import into a PostgreSQL server: the same readers, row decoding, checks and history as
+// into a file (ItemImport.load), written through the engine seam instead of SQLite's bulk
+// path. The whole input is one READ COMMITTED transaction, never retried: the input may be
+// standard input, read once. A key violation would abort a server's transaction, so rows and
+// events are inserted with ON CONFLICT DO NOTHING and the change count says what happened.
+extension ItemImport {
+    /// Imports the rows read from `descriptor` into `store`, a file or a server, with the same
+    /// result, summary and history on either engine.
+    ///
+    /// With ``dryRun`` the store is only read. On a server nothing is committed unless every
+    /// row is good; a killed or refused import leaves the server as it was.
+    ///
+    /// - Throws: as ``run(reading:into:progress:)``; ``PostgresError`` from a server.
+    public func run(reading descriptor: Int32, into store: InventoryStore, progress: (Progress) -> Void = { _ in }) throws -> Summary {
+        switch store.engine {
+        case .sqlite(let database):
+            return try run(reading: descriptor, into: database, progress: progress)
+        case .postgres(let connection):
+            guard format == .csv || format == .jsonl else {
+                throw ImportRejection(problems: [.init(line: 1, reason: "import reads csv or jsonl, not \(format.rawValue)")], total: 1)
+            }
+            if dryRun {
+                return try store.read {
+                    try load(descriptor, lookup: try connection.cachedStatement(ItemImport.lookupSQL),
+                             writer: nil as PostgresRowWriter?, progress: progress)
+                }
+            }
+            return try connection.connection.transaction(isolation: .readCommitted) {
+                let writer = try PostgresRowWriter(connection: connection, onConflict: onConflict)
+                let summary = try load(descriptor, lookup: try connection.cachedStatement(ItemImport.lookupSQL),
+                                       writer: writer, progress: progress)
+                return Summary(rows: summary.rows, imported: writer.inserted,
+                               skipped: onConflict == .skip ? summary.rows - writer.inserted : 0,
+                               replaced: onConflict == .replace ? summary.rows - writer.inserted : 0,
+                               dryRun: false, rebuiltIndexes: false)
+            }
+        }
+    }
+}
+
+/// Writes rows into a server one prepared INSERT at a time, with each new item's version 1
+/// and each replaced item's change, as ``ItemImport`` does into a file.
+final class PostgresRowWriter: ImportRowWriter {
+    let connection: PostgresStoreConnection
+    let insert: PostgresStoreStatement
+    let events: PostgresStoreStatement
+    let onConflict: ItemImport.ConflictPolicy
+    let replacement: ItemImport.Replacement<PostgresStoreConnection>?
+    /// New items written so far.
+    private(set) var inserted = 0
+
+    init(connection: PostgresStoreConnection, onConflict: ItemImport.ConflictPolicy) throws {
+        self.connection = connection
+        self.onConflict = onConflict
+        // A stored id never raises an error here (it would abort the transaction, and the
+        // import goes on reading to report every bad row): the change count tells.
+        insert = try connection.cachedStatement(ItemRepository.insertSQL + " ON CONFLICT (id) DO NOTHING")
+        events = try connection.cachedStatement(ItemHistory.insertSQL + " ON CONFLICT DO NOTHING")
+        replacement = onConflict == .replace ? try ItemImport.Replacement(connection: connection) : nil
+    }
+
+    func write(id: UUID, row: ImportedRow, decoder: ImportRowDecoder, now: [UInt8]) throws -> String? {
+        defer { insert.reset() }
+        let layout = ItemRepository.insertLayout
+        let item = Item(id: id, name: row.name, color: row.color, status: row.status)
+        var binder = RowBinder(insert, at: layout.item)
+        try ItemCodec.bind(item, to: &binder)
+        let created = row.hasCreatedAt ? decoder.createdAt : now
+        let updated = row.hasUpdatedAt ? decoder.updatedAt : (row.hasCreatedAt ? decoder.createdAt : now)
+        try created.withUnsafeBufferPointer { try insert.bindText($0, at: layout.createdAt) }
+        try updated.withUnsafeBufferPointer { try insert.bindText($0, at: layout.updatedAt) }
+        try insert.run()
+        return try updated.withUnsafeBufferPointer { time in
+            if connection.changes == 1 {
+                inserted += 1
+                defer { events.reset() }
+                try ItemHistory.append(.added(item), itemID: item.id, version: 1, recordedAt: time, with: events)
+                guard connection.changes == 1 else { return ItemImport.deletedItemProblem(id) }
+                return nil
+            }
+            switch onConflict {
+            case .fail: return ItemImport.existingIDProblem(id)
+            case .skip: return nil
+            case .replace:
+                guard let replacement else { return nil }
+                return try created.withUnsafeBufferPointer { created in
+                    try replacement.replace(with: item, created: row.hasCreatedAt ? created : nil, updated: time, events: events)
+                }
+            }
+        }
+    }
+}
