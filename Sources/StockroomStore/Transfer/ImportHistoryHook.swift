@@ -61,7 +61,9 @@ extension ItemImport {
         /// Replaces the stored item with `item` and records the change as its next version;
         /// does nothing when no field differs. Returns why it could not, or nil.
         func replace<Events: StoreStatement>(with item: Item, created: UnsafeBufferPointer<UInt8>?, updated: UnsafeBufferPointer<UInt8>, events: Events) throws -> String? {
-            let stored = try ItemRecords(connection: connection).item(id: item.id)
+            // Locked first on a server (as `items update` does), so that the next version is read
+            // after any other writer of this item has committed.
+            let stored = try ItemRecords(connection: connection).item(id: item.id, locking: true)
             guard let changes = ItemChanges(from: stored, to: item) else { return nil }
             let version = try HistoryRecords(connection: connection).version(of: item.id)
             defer { update.reset() }

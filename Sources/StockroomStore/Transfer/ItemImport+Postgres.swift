@@ -48,6 +48,8 @@ final class PostgresRowWriter: ImportRowWriter {
     let connection: PostgresStoreConnection
     let insert: PostgresStoreStatement
     let events: PostgresStoreStatement
+    /// A replaced item's event: a clash of versions is an error here, never silently dropped.
+    let changedEvents: PostgresStoreStatement
     let onConflict: ItemImport.ConflictPolicy
     let replacement: ItemImport.Replacement<PostgresStoreConnection>?
     /// New items written so far.
@@ -60,6 +62,7 @@ final class PostgresRowWriter: ImportRowWriter {
         // import goes on reading to report every bad row): the change count tells.
         insert = try connection.cachedStatement(ItemRepository.insertSQL + " ON CONFLICT (id) DO NOTHING")
         events = try connection.cachedStatement(ItemHistory.insertSQL + " ON CONFLICT DO NOTHING")
+        changedEvents = try connection.cachedStatement(ItemHistory.insertSQL)
         replacement = onConflict == .replace ? try ItemImport.Replacement(connection: connection) : nil
     }
 
@@ -88,7 +91,7 @@ final class PostgresRowWriter: ImportRowWriter {
             case .replace:
                 guard let replacement else { return nil }
                 return try created.withUnsafeBufferPointer { created in
-                    try replacement.replace(with: item, created: row.hasCreatedAt ? created : nil, updated: time, events: events)
+                    try replacement.replace(with: item, created: row.hasCreatedAt ? created : nil, updated: time, events: changedEvents)
                 }
             }
         }
