@@ -68,14 +68,7 @@ final class PostgresRowWriter: ImportRowWriter {
 
     func write(id: UUID, row: ImportedRow, decoder: ImportRowDecoder, now: [UInt8]) throws -> String? {
         defer { insert.reset() }
-        let layout = ItemRepository.insertLayout
-        let item = Item(id: id, name: row.name, color: row.color, status: row.status)
-        var binder = RowBinder(insert, at: layout.item)
-        try ItemCodec.bind(item, to: &binder)
-        let created = row.hasCreatedAt ? decoder.createdAt : now
-        let updated = row.hasUpdatedAt ? decoder.updatedAt : (row.hasCreatedAt ? decoder.createdAt : now)
-        try created.withUnsafeBufferPointer { try insert.bindText($0, at: layout.createdAt) }
-        try updated.withUnsafeBufferPointer { try insert.bindText($0, at: layout.updatedAt) }
+        let (item, created, updated) = try ItemImport.bind(row, id: id, decoder: decoder, now: now, to: insert)
         try insert.run()
         return try updated.withUnsafeBufferPointer { time in
             if connection.changes == 1 {

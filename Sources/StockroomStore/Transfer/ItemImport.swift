@@ -230,8 +230,6 @@ private final class RowWriter: ImportRowWriter {
     /// For `replace` only: reads and overwrites a stored item whose id a row names.
     let replacement: ItemImport.Replacement<Database>?
 
-    static let layout = ItemRepository.insertLayout
-
     /// False when the caller writes the history of the whole load at the end.
     let recordsHistory: Bool
 
@@ -252,14 +250,7 @@ private final class RowWriter: ImportRowWriter {
     @inline(__always)
     func write(id: UUID, row: ImportedRow, decoder: ImportRowDecoder, now: [UInt8]) throws -> String? {
         defer { insert.reset() }
-        let layout = RowWriter.layout
-        let item = Item(id: id, name: row.name, color: row.color, status: row.status)
-        var binder = RowBinder(insert, at: layout.item)
-        try ItemCodec.bind(item, to: &binder)
-        let created = row.hasCreatedAt ? decoder.createdAt : now
-        let updated = row.hasUpdatedAt ? decoder.updatedAt : (row.hasCreatedAt ? decoder.createdAt : now)
-        try created.withUnsafeBufferPointer { try insert.bindText($0, at: layout.createdAt) }
-        try updated.withUnsafeBufferPointer { try insert.bindText($0, at: layout.updatedAt) }
+        let (item, created, updated) = try ItemImport.bind(row, id: id, decoder: decoder, now: now, to: insert)
         do {
             try insert.run()
         } catch let error as SQLiteError where error.isConstraintViolation {
@@ -353,5 +344,24 @@ private final class LineReader {
         number += 1
         if bytes.last == 0x0D { bytes.removeLast() }
         return Line(reader: self, number: number)
+    }
+}
+
+extension ItemImport {
+    /// Binds an imported row to an `items` INSERT (``ItemRepository/insertSQL``, on either
+    /// engine): the item, then its times as the file gives them (an update time defaults to the
+    /// creation time, both to `now`). Returns the item and the two times, which its history records.
+    @inline(__always)
+    static func bind<Statement: ParameterSink>(_ row: ImportedRow, id: UUID, decoder: ImportRowDecoder, now: [UInt8],
+                                               to insert: Statement) throws -> (item: Item, created: [UInt8], updated: [UInt8]) {
+        let layout = ItemRepository.insertLayout
+        var binder = RowBinder(insert, at: layout.item)
+        let item = Item(id: id, name: row.name, color: row.color, status: row.status)
+        try ItemCodec.bind(item, to: &binder)
+        let created = row.hasCreatedAt ? decoder.createdAt : now
+        let updated = row.hasUpdatedAt ? decoder.updatedAt : (row.hasCreatedAt ? decoder.createdAt : now)
+        try created.withUnsafeBufferPointer { try insert.bindText($0, at: layout.createdAt) }
+        try updated.withUnsafeBufferPointer { try insert.bindText($0, at: layout.updatedAt) }
+        return (item, created, updated)
     }
 }
