@@ -27,8 +27,8 @@ struct DatabaseOptions: ParsableArguments {
         DatabaseLocation(resolvedValue())
     }
 
-    /// The file path, for the commands that work on SQLite files only so far; never opens a
-    /// PostgreSQL URI as a path.
+    /// The file path, for the steps that only a SQLite file has (backup, restore, opening a file);
+    /// callers branch on ``resolvedLocation()`` first, so this never opens a PostgreSQL URI as a path.
     ///
     /// - Throws: a usage failure (exit 64) for a PostgreSQL URI, printed without its password.
     func resolvedPath() throws -> String {
@@ -36,7 +36,7 @@ struct DatabaseOptions: ParsableArguments {
         case .file(let path): return path
         case .postgres:
             throw Failure.Message(code: .usage, description:
-                "this command is not yet supported on PostgreSQL (\(resolvedLocation())); it works on SQLite database files")
+                "\(resolvedLocation()) is a PostgreSQL database; this step works on SQLite database files only")
         }
     }
 
