@@ -66,7 +66,7 @@ enum Failure {
             print(Stockroom.fullMessage(for: error))
             return 0
         }
-        FileHandle.standardError.write(Data("error: \(oneLine(message))\n".utf8))
+        StandardError.write("error: \(oneLine(message))\n")
         return code.rawValue
     }
 
