@@ -38,6 +38,8 @@ struct WizardDraft: ParsableCommand {
         if draftID != nil && itemID != nil {
             throw ValidationError("--draft and --duplicate cannot be used together")
         }
+        try IDArgument.validate(draftID, .draft)
+        try IDArgument.validate(itemID, .item)
     }
 
     func run() throws {
