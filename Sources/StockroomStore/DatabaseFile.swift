@@ -124,15 +124,20 @@ public enum DatabaseFile {
                 if try !applied.isEmpty || database.tableExists(MigrationRunner.tableName) {
                     return Inspection(applied: applied, tablesWithoutMigrations: [])
                 }
-                let tables = try database.withStatement(
-                    "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name"
-                ) { statement in
-                    var names: [String] = []
-                    while try statement.step() { names.append(statement.text(at: 0)) }
-                    return names
-                }
-                return Inspection(applied: [], tablesWithoutMigrations: tables)
+                return Inspection(applied: [], tablesWithoutMigrations: try tableNames(in: database))
             }
+        }
+    }
+
+    /// The file's own tables (SQLite's internal ones left out), sorted: what a foreign file is
+    /// named by in ``DatabaseFileError/foreign(path:tables:)``.
+    static func tableNames(in database: Database) throws -> [String] {
+        try database.withStatement(
+            "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name"
+        ) { statement in
+            var names: [String] = []
+            while try statement.step() { names.append(statement.text(at: 0)) }
+            return names
         }
     }
 
