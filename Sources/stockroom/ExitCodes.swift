@@ -30,6 +30,8 @@ extension Failure.Code {
             "a time limit ran out: the database stayed locked by another process past `--busy-timeout` (the message says how long it waited; nothing was changed, retry), or a `query` ran past `--timeout`; the PostgreSQL server could not be reached or the connection to it broke (the message says which)"
         case .interrupted:
             "`draft wizard` stopped by Ctrl-C; the draft is kept (Ctrl-D and quit keep it too, with 0)"
+        case .terminated:
+            "`draft wizard` stopped by SIGTERM (`kill`, a session closing): the draft is kept and the line that resumes it printed, as with Ctrl-C"
         }
     }
 
