@@ -4,10 +4,11 @@
 # database with it), pkg-config (SwiftPM finds libsqlite3 through it) and flock (the nightly
 # backup script). For PostgreSQL: libpq-dev (the CLibPQ target links libpq) and the PostgreSQL
 # server (the tests start throwaway servers of their own with initdb and pg_ctl; nothing is
-# started here). Safe to run again: it installs only what is missing.
+# started here), and openssl (the TLS tests make a certificate authority and a server
+# certificate with it). Safe to run again: it installs only what is missing.
 set -euo pipefail
 
-packages=(libsqlite3-dev sqlite3 pkg-config util-linux libpq-dev)
+packages=(libsqlite3-dev sqlite3 pkg-config util-linux libpq-dev openssl)
 # The server: Debian 12's version (postgresql-15) when the archive has it, else the
 # distribution's default through the `postgresql` metapackage.
 if apt-cache show postgresql-15 >/dev/null 2>&1; then
