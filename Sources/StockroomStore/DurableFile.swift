@@ -75,8 +75,21 @@ enum DurableFile {
             for suffix in journalSuffixes where owner.hasSuffix(suffix) { owner.removeLast(suffix.count) }
             owners.insert(owner)
         }
+        var target = stat()
+        let targetExists = stat(path, &target) == 0
         for owner in owners.sorted() {
             let file = folder + "/" + owner
+            // Never open a temporary file that is also linked elsewhere: a first create links
+            // its finished file into place before removing the temporary name, and for that
+            // moment the name is the live database. Closing a descriptor of it would drop this
+            // process's POSIX locks on the database (SQLite's, a WAL reader's SHARED lock
+            // among them), and another connection could then delete the WAL under it. A file
+            // linked twice is never litter: its creator is about to remove the name.
+            var info = stat()
+            if lstat(file, &info) == 0,
+               info.st_nlink > 1 || (targetExists && info.st_dev == target.st_dev && info.st_ino == target.st_ino) {
+                continue
+            }
             let descriptor = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
             if descriptor >= 0 {
                 defer { close(descriptor) }
