@@ -135,9 +135,10 @@ struct WizardDraft: ParsableCommand {
         }
     }
 
-    /// The command that resumes the draft, with the --db the wizard was given.
+    /// The command that resumes the draft, with the --db the wizard was given (a URI's
+    /// password shown as `***`, as in every message: the line stays in the scrollback).
     static func resumeCommand(draftID: UUID, databaseOption: String?) -> String {
-        let db = databaseOption.map { " --db " + shellQuoted($0) } ?? ""
+        let db = databaseOption.map { " --db " + shellQuoted(DatabaseLocation($0).description) } ?? ""
         return "stockroom\(db) draft wizard --draft \(draftID.lowercasedString)"
     }
 
