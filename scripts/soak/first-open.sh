@@ -90,15 +90,23 @@ for state in missing empty rollback-journal; do
     printf 'ROW\tfirst-open races on %s %s file\t%d\t%d\t%s\n' "$article" "$state" "$trials" "$failures" "$detail"
     (( failures > 0 )) && failed_rows=$((failed_rows + 1))
 done
-# Killed first creates: SIGKILL after a random 0-30 ms (randomised fault injection, not a wait
-# for anything), then one more `items add`, which must succeed and leave no temporary file.
+# Killed first creates: SIGKILL as soon as the temporary file appears (polled with a builtin,
+# so the kill lands while the create is under way), or after a random 0-30 ms on odd trials;
+# then one more `items add`, which must succeed and leave no temporary file.
 kill_trials=$(awk -v s="$scale" 'BEGIN { n = int(60 * s + 0.5); print (n < 1 ? 1 : n) }')
 failures=0 litter_seen=0 first_failure=""
 for ((trial = 1; trial <= kill_trials; trial++)); do
     dir="$work/killed-$trial"; mkdir "$dir"; db="$dir/db.sqlite"
     "$bin" --db "$db" items add --name victim >/dev/null 2>&1 &
     victim=$!
-    sleep "0.0$(printf '%02d' $((RANDOM % 30)))"
+    if (( trial % 2 )); then
+        sleep "0.0$(printf '%02d' $((RANDOM % 30)))"
+    else
+        for ((spin = 0; spin < 200000; spin++)); do
+            compgen -G "$dir/.db.sqlite.tmp-new-*" >/dev/null && break
+            kill -0 "$victim" 2>/dev/null || break
+        done
+    fi
     kill -KILL "$victim" 2>/dev/null; wait "$victim" 2>/dev/null
     compgen -G "$dir/.db.sqlite.tmp-*" >/dev/null && litter_seen=$((litter_seen + 1))
     trial_failed=""
