@@ -58,17 +58,19 @@ enum DurableFile {
     /// leads to the file locked; a journal (`-journal`, `-wal`, `-shm`) goes with its file, or
     /// alone when its file is gone.
     static func removeStaleTemporaries(of path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent().path
-        let prefix = "." + url.lastPathComponent + ".tmp-"
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        // Plain string and readdir(3) work: every write command comes here once, and URL plus
+        // FileManager's listing cost 0.8M instructions, 2% of an `items add`.
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let prefix = "." + (slash.map { String(path[path.index(after: $0)...]) } ?? path) + ".tmp-"
+        let matching = names(in: folder, startingWith: prefix)
+        guard !matching.isEmpty else { return }
         let journalSuffixes = ["-journal", "-wal", "-shm"]
         func remove(_ file: String) throws {
             if unlink(file) != 0 && errno != ENOENT {
                 throw BackupError.fileSystem(file, operation: "remove the stale temporary file", reason: lastErrorText())
             }
         }
-        let matching = names.filter { $0.hasPrefix(prefix) }
         var owners = Set<String>()
         for name in matching {
             var owner = name
@@ -104,6 +106,22 @@ enum DurableFile {
                 for suffix in journalSuffixes where matching.contains(owner + suffix) { try remove(file + suffix) }
             }
         }
+    }
+
+    /// The names in `folder` that start with `prefix`.
+    private static func names(in folder: String, startingWith prefix: String) -> [String] {
+        guard let directory = opendir(folder) else { return [] }
+        defer { closedir(directory) }
+        let length = prefix.utf8.count
+        var found: [String] = []
+        while let entry = readdir(directory) {
+            withUnsafePointer(to: &entry.pointee.d_name) { tuple in
+                tuple.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: tuple.pointee)) { name in
+                    if strncmp(name, prefix, length) == 0 { found.append(String(cString: name)) }
+                }
+            }
+        }
+        return found
     }
 
     /// True when `path` leads to the file open as `descriptor` (not unlinked or replaced).
