@@ -58,7 +58,7 @@ BEGIN
 END;
 $$;
 
-CREATE FUNCTION items_take_history_turn() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION items_history_turn() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     PERFORM item_events_take_turn();
     RETURN NULL;
@@ -67,10 +67,10 @@ $$;
 
 CREATE TRIGGER items_take_history_turn
 BEFORE INSERT OR UPDATE OR DELETE ON items
-FOR EACH STATEMENT EXECUTE FUNCTION items_take_history_turn();
+FOR EACH STATEMENT EXECUTE FUNCTION items_history_turn();
 
 -- The guard: a new event follows on from the item's previous one, and gets the next position.
-CREATE FUNCTION item_events_follow_on() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION item_events_guard() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
     next_position bigint;
 BEGIN
@@ -95,7 +95,7 @@ $$;
 
 CREATE TRIGGER item_events_follow_on
 BEFORE INSERT ON item_events
-FOR EACH ROW EXECUTE FUNCTION item_events_follow_on();
+FOR EACH ROW EXECUTE FUNCTION item_events_guard();
 
 -- An id never changes.
 CREATE FUNCTION items_refuse_id_change() RETURNS trigger LANGUAGE plpgsql AS $$
