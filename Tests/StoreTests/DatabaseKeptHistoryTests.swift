@@ -120,6 +120,24 @@ import Testing
         #expect(try test.store.items.events(after: 6, limit: 1).map(\.position) == [7])
     }
 
+    /// `check` finds positions that do not run 1, 2, 3, … (the guard set aside by hand): what a
+    /// reader resuming after a position relies on.
+    @Test(arguments: Engine.allCases)
+    func checkFindsAGapInPositions(_ engine: Engine) throws {
+        let test = try TestStore(engine)
+        try test.store.items.insert(Item(name: "Mug", status: .inStock(quantity: 1)))
+        let setAside = engine == .sqlite ? "DROP TRIGGER item_events_follow_on;"
+            : "ALTER TABLE item_events DISABLE TRIGGER item_events_follow_on;"
+        let written = try test.shell("""
+            \(setAside)
+            INSERT INTO item_events (item_id, version, kind, recorded_at, to_name, to_status, to_quantity, position)
+            VALUES ('\(Self.id)', 1, 'added', \(Self.old), 'Lamp', 'in_stock', 1, 7);
+            """)
+        #expect(written.status == 0, "\(written)")
+        let problems = try Self.check(test)
+        #expect(problems.contains(DatabaseCheck.Problem(kind: .history, message: "event positions are not 1 to 2 without gaps (2 distinct, the highest 7)")), "\(problems)")
+    }
+
     /// On a server, appends take turns: a second writer waits for the first one's commit, so a
     /// later position is never committed before an earlier one (a reader resuming after N misses
     /// nothing). Shown without sleeps: the waiting writer gives up at its lock timeout.
