@@ -79,7 +79,8 @@ let package = Package(
         .testTarget(name: "TextFormatsTests", dependencies: ["TextFormats"]),
         .testTarget(name: "DraftFlowTests", dependencies: ["DraftFlow", "Inventory"]),
         .testTarget(name: "StoreTests", dependencies: ["StockroomTestSupport", "StockroomStore", "StockroomMigrations", "Inventory", "SQLiteCore", "PostgresCore"]),
-        .testTarget(name: "CLITests", dependencies: ["StockroomTestSupport", "stockroom", "StockroomStore", "StockroomMigrations", "SQLiteCore", "PostgresCore"]),
+        .testTarget(name: "CLITests", dependencies: ["StockroomTestSupport", "stockroom", "StockroomStore", "StockroomMigrations", "SQLiteCore", "PostgresCore",
+                                                   .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         // The system's libpq headers (Debian: libpq-dev), beside CSQLite: no Swift wrapper
         // package. Headers only: no `link`, and no pkgConfig, whose `--libs` would link libpq

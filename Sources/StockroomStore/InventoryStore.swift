@@ -19,8 +19,9 @@ public final class InventoryStore {
     }
 
     let engine: Engine
-    /// The SQLite connection, for the work only SQLite does yet (import, export, check); nil
-    /// on PostgreSQL. Use ``write(_:)`` and ``read(_:)`` for transactions that span repositories.
+    /// The SQLite connection when the inventory is a file, nil on a server: for the callers
+    /// that still open an import's transaction on the file themselves. Use ``write(_:)`` and
+    /// ``read(_:)`` for transactions that span repositories.
     public var database: Database? {
         if case .sqlite(let database) = engine { return database }
         return nil
@@ -115,11 +116,14 @@ public final class InventoryStore {
         case drafts
         /// Items with their history (`item_events`): versions and changes.
         case itemHistory
+        /// The history with each event's position in commit order (`item_events.position`), as
+        /// `copy` moves it.
+        case itemHistoryPositions
 
         /// The migration that created the table: an older database has no such rows.
         var createdIn: Int {
             switch self {
-            case .items, .itemHistory: 1
+            case .items, .itemHistory, .itemHistoryPositions: 1
             case .drafts: 2
             }
         }
@@ -131,6 +135,7 @@ public final class InventoryStore {
             switch self {
             case .items, .drafts: createdIn
             case .itemHistory: 3
+            case .itemHistoryPositions: 4
             }
         }
     }
