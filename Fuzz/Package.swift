@@ -22,6 +22,33 @@ let package = Package(
             "FuzzSupport",
             .product(name: "StockroomStore", package: "Stockroom"),
         ]),
+        .executableTarget(name: "FuzzJSONScanner", dependencies: [
+            "FuzzSupport",
+            .product(name: "StockroomStore", package: "Stockroom"),
+        ]),
+        .executableTarget(name: "FuzzImportRowDecoder", dependencies: [
+            "FuzzSupport",
+            .product(name: "StockroomStore", package: "Stockroom"),
+            .product(name: "Inventory", package: "Stockroom"),
+        ]),
+        .executableTarget(name: "FuzzIDPrefix", dependencies: [
+            "FuzzSupport",
+            .product(name: "StockroomStore", package: "Stockroom"),
+            .product(name: "SQLiteCore", package: "Stockroom"),
+        ]),
+        .executableTarget(name: "FuzzSQLTokens", dependencies: [
+            "FuzzSupport",
+            .product(name: "StockroomMigrations", package: "Stockroom"),
+        ]),
+        .executableTarget(name: "FuzzConnectionString", dependencies: [
+            "FuzzSupport",
+            .product(name: "PostgresCore", package: "Stockroom"),
+            .product(name: "StockroomStore", package: "Stockroom"),
+        ]),
+        .executableTarget(name: "FuzzBoundedPrintf", dependencies: [
+            "FuzzSupport",
+            .product(name: "SQLiteCore", package: "Stockroom"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

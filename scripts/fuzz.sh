@@ -76,7 +76,8 @@ for line in "${selected[@]}"; do
     echo "fuzz: $name for ${seconds}s (seeds: Fuzz/Corpus/$name, new inputs: $run/corpus)" >&2
     # New inputs go to the first folder only, so the committed seeds stay as they are.
     # Leak checking is off: the Swift runtime keeps metadata caches for the process's life.
-    if ! "$bin/$product" "$run/corpus" "Fuzz/Corpus/$name" \
+    # The Swift runtime's own crash reporter is off: libFuzzer reports (and saves) the input.
+    if ! SWIFT_BACKTRACE=enable=no "$bin/$product" "$run/corpus" "Fuzz/Corpus/$name" \
         -max_total_time="$seconds" -max_len="$max_len" -timeout=10 -rss_limit_mb=2048 \
         -detect_leaks=0 -print_final_stats=1 -artifact_prefix="$run/" "$@" 2>"$run/log"; then
         tail -n 40 "$run/log" >&2

@@ -45,3 +45,25 @@ public func readableDescriptor(_ bytes: [UInt8]) -> Int32 {
 
 /// The largest input a target reads through ``readableDescriptor(_:)`` (a pipe holds 64 KiB).
 public let pipeInputLimit = 60_000
+
+/// What `body` writes to a descriptor, read back (through a pipe: at most 64 KiB).
+public func captured(_ body: (Int32) throws -> Void) rethrows -> [UInt8] {
+    var ends: [Int32] = [0, 0]
+    require(pipe(&ends) == 0, "pipe: \(errno)")
+    defer { close(ends[0]) }
+    do {
+        try body(ends[1])
+    } catch {
+        close(ends[1])
+        throw error
+    }
+    close(ends[1])
+    var output: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let got = chunk.withUnsafeMutableBytes { read(ends[0], $0.baseAddress, $0.count) }
+        require(got >= 0, "read from pipe: \(errno)")
+        if got == 0 { return output }
+        output += chunk[..<got]
+    }
+}
