@@ -5,6 +5,7 @@
 #   scripts/fuzz.sh TARGET SECONDS    e.g. scripts/fuzz.sh csv-reader 600
 #   scripts/fuzz.sh all SECONDS       every target, one after the other
 #   scripts/fuzz.sh list              the target names
+#   scripts/fuzz.sh build             build every target, run none
 # Inputs that reach new code go to .build-fuzz/runs/TARGET/corpus/ (kept between runs, never
 # committed); a crash or a broken property is written to .build-fuzz/runs/TARGET/ and the
 # script exits non-zero. Extra libFuzzer flags can follow SECONDS (e.g. -jobs=2, -seed=1).
@@ -17,7 +18,7 @@ targets=(
     "json-scanner        FuzzJSONScanner       4096"
     "import-row          FuzzImportRowDecoder  4096"
     "id-prefix           FuzzIDPrefix          512"
-    "sql-tokens          FuzzSQLTokens         8192"
+    "sql-tokens          FuzzSQLTokens         4096"
     "connection-string   FuzzConnectionString  1024"
     "bounded-printf      FuzzBoundedPrintf     512"
 )
@@ -28,10 +29,15 @@ if [ "${1:-}" = "list" ]; then
     for line in "${targets[@]}"; do read -r name _ _ <<<"$line"; echo "$name"; done
     exit 0
 fi
-[ $# -ge 2 ] || usage
-target=$1 seconds=$2
-shift 2
-[[ "$seconds" =~ ^[0-9]+$ ]] || usage
+if [ "${1:-}" = "build" ]; then
+    target=all seconds=
+else
+    [ $# -ge 2 ] || usage
+    target=$1 seconds=$2
+    shift 2
+    # libFuzzer reads 0 as "no time limit": a run here always has one.
+    [[ "$seconds" =~ ^[1-9][0-9]*$ ]] || usage
+fi
 
 scratch=.build-fuzz
 # SwiftPM gives an executable's `main` another name, so the targets keep their own main and
@@ -67,6 +73,7 @@ else
     swift build "${build[@]}" --product "$product" >&2
 fi
 bin=$(swift build "${build[@]}" --show-bin-path)
+[ -n "$seconds" ] || exit 0
 
 status=0
 for line in "${selected[@]}"; do

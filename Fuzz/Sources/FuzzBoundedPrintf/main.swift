@@ -11,11 +11,11 @@ import FuzzSupport
 //   builds it (SQLite's printf('%.*c', 2000000000, 'x') runs for seconds, uninterruptibly).
 
 let limit: Int32 = 4096
-let bounded = try! Database(path: ":memory:")
+nonisolated(unsafe) let bounded = try! Database(path: ":memory:")
 try! bounded.hardenForUntrustedQueries()
 try! bounded.limitResources(QueryResourceLimits(maximumValueLength: limit, maximumMemory: 512 << 20, cacheSize: 1 << 20))
 /// SQLite's own printf, under the same length limit.
-let plain = try! Database(path: ":memory:")
+nonisolated(unsafe) let plain = try! Database(path: ":memory:")
 _ = sqlite3_limit(plain.handle, SQLITE_LIMIT_LENGTH, limit)
 
 /// A call's result: the value, or SQLite's error code.

@@ -9,7 +9,7 @@ import SQLiteCore
 // 36 hex digits and hyphens (any letter case); otherwise the ids that start with it in lower
 // case decide: none is "not found", one is that id, more are "ambiguous", naming the first two.
 
-let database = try! Database(path: ":memory:")
+nonisolated(unsafe) let database = try! Database(path: ":memory:")
 try! database.execute("CREATE TABLE items (id TEXT NOT NULL PRIMARY KEY)")
 // item_events holds an item's id once per event: the scan there must name each id once.
 try! database.execute("CREATE TABLE item_events (item_id TEXT NOT NULL, version INTEGER NOT NULL, PRIMARY KEY (item_id, version))")

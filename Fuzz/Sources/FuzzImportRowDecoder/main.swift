@@ -45,7 +45,7 @@ func jsonLine(_ row: Row) -> [UInt8] {
 
 /// The row as `stockroom export --format csv` writes it, after its header.
 func csvFile(_ row: Row) -> [UInt8] {
-    captured { descriptor in
+    try! captured { descriptor in
         let output = ByteOutput(descriptor: descriptor)
         try output.append(Array((ItemCSVLayout.titles.joined(separator: ",") + "\r\n").utf8))
         try output.append(Array((row.id ?? stand_in).lowercasedString.utf8))

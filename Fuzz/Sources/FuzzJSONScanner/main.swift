@@ -73,7 +73,7 @@ public func fuzzJSONScanner(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
         do {
             try scanner.string(into: &read)
         } catch {
-            require(false, "JSONText wrote \(String(decoding: literal, as: UTF8.self).debugDescription), the scanner refuses it: \(error.reason)")
+            require(false, "JSONText wrote \(String(decoding: literal, as: UTF8.self).debugDescription), the scanner refuses it: \(error)")
         }
         require(read == Array(text.utf8), "JSONText's \(String(decoding: literal, as: UTF8.self).debugDescription) reads back as \(read)")
         require(scanner.isAtEnd(), "text after the literal")

@@ -313,13 +313,15 @@ final class ImportRowDecoder {
         while index < bytes.count {
             let byte = bytes[index]
             guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            // Built towards its sign, so the most negative Int (one past the most positive) fits.
+            let digit = Int(byte - UInt8(ascii: "0"))
             let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
-            let (sum, overflow2) = times.addingReportingOverflow(Int(byte - UInt8(ascii: "0")))
+            let (sum, overflow2) = negative ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
             if overflow1 || overflow2 { return nil }
             value = sum
             index += 1
         }
-        return negative ? -value : value
+        return value
     }
 
     /// A field's text for a message: quoted, cut short, invalid UTF-8 shown as U+FFFD.
