@@ -85,6 +85,9 @@ main() {
         read -r name product max_len <<<"$line"
         run="$scratch/runs/$name"
         mkdir -p "$run/corpus"
+        # A target may have a dictionary of its format's tokens (libFuzzer's -dict).
+        dictionary=()
+        [ -f "Fuzz/Dictionaries/$name.dict" ] && dictionary=(-dict="Fuzz/Dictionaries/$name.dict")
         echo "fuzz: $name for ${seconds}s (seeds: Fuzz/Corpus/$name, new inputs: $run/corpus)" >&2
         # New inputs go to the first folder only, so the committed seeds stay as they are.
         # The timeout is generous (a shared machine can stall a process for seconds); a target
@@ -93,7 +96,7 @@ main() {
         # The Swift runtime's own crash reporter is off: libFuzzer reports (and saves) the input.
         if ! SWIFT_BACKTRACE=enable=no "$bin/$product" "$run/corpus" "Fuzz/Corpus/$name" \
             -max_total_time="$seconds" -max_len="$max_len" -timeout=30 -rss_limit_mb=2048 \
-            -detect_leaks=0 -print_final_stats=1 -artifact_prefix="$run/" "$@" 2>"$run/log"; then
+            -detect_leaks=0 -print_final_stats=1 -artifact_prefix="$run/" ${dictionary[@]+"${dictionary[@]}"} "$@" 2>"$run/log"; then
             tail -n 40 "$run/log" >&2
             echo "error: fuzz target $name failed (log and crashing input in $run/)" >&2
             status=1

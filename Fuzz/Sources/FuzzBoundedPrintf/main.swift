@@ -8,7 +8,11 @@ import FuzzSupport
 // - a value it returns is never longer than the connection's maximum value length, and is
 //   exactly what SQLite's own printf returns for the same call under the same limit;
 // - a call always ends quickly: a width or precision past the limit is refused before SQLite
-//   builds it (SQLite's printf('%.*c', 2000000000, 'x') runs for seconds, uninterruptibly).
+//   builds it (SQLite's printf('%.*c', 2000000000, 'x') runs for seconds, uninterruptibly);
+// - against a model of how SQLite's printf reads its format (printf.c: flags, width, `*`,
+//   precision, `l`, and which conversions take an argument): when every width and precision
+//   SQLite would use is within the limit, the call gives what SQLite's own printf gives (a
+//   value, or too long); when one is past it, the call is refused.
 
 let limit: Int32 = 4096
 nonisolated(unsafe) let bounded = try! Database(path: ":memory:")
@@ -37,6 +41,80 @@ func call(_ database: Database, _ function: String, _ arguments: [SQLiteValue]) 
         require(false, "unexpected error \(error)")
         fatalError()
     }
+}
+
+/// The largest width or precision SQLite's printf uses for `format`, reading each `*` from the
+/// argument SQLite reads it from. Nil where the bounded version is knowingly more cautious than
+/// SQLite, so the two need not agree: a `*` reading an argument that is not a whole number in
+/// C's `int` range, a width of more than 9 digits (SQLite wraps them), and a conversion SQLite
+/// does not know (it stops formatting there; the bounded version still refuses a large width
+/// after it).
+func sqliteLargestField(_ format: [UInt8], _ arguments: ArraySlice<SQLiteValue>) -> Int64? {
+    let bytes = format.prefix { $0 != 0 } + [0] // SQLite sees a C string
+    var largest: Int64 = 0
+    var next = arguments.startIndex
+    var index = 0
+    func star() -> Int64? {
+        defer { next += 1 }
+        guard next < arguments.endIndex else { return 0 }
+        switch arguments[next] {
+        case .null: return 0
+        case .integer(let value) where value > Int64(Int32.min) && value <= Int64(Int32.max): return abs(value)
+        default: return nil
+        }
+    }
+    func digits() -> Int64? {
+        var value: Int64 = 0, count = 0
+        while bytes[index] >= UInt8(ascii: "0") && bytes[index] <= UInt8(ascii: "9") {
+            value = value * 10 + Int64(bytes[index] - UInt8(ascii: "0")); count += 1; index += 1
+            if count > 9 { return nil }
+        }
+        return value
+    }
+    while bytes[index] != 0 {
+        guard bytes[index] == UInt8(ascii: "%") else { index += 1; continue }
+        index += 1
+        flags: while true {
+            switch bytes[index] {
+            case UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: " "), UInt8(ascii: "#"), UInt8(ascii: "!"), UInt8(ascii: "0"), UInt8(ascii: ","):
+                index += 1
+            default: break flags
+            }
+        }
+        if bytes[index] == UInt8(ascii: "*") {
+            guard let width = star() else { return nil }
+            largest = max(largest, width); index += 1
+        } else {
+            guard let width = digits() else { return nil }
+            largest = max(largest, width)
+        }
+        if bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            if bytes[index] == UInt8(ascii: "*") {
+                guard let precision = star() else { return nil }
+                largest = max(largest, precision); index += 1
+            } else {
+                guard let precision = digits() else { return nil }
+                largest = max(largest, precision)
+            }
+        }
+        // At most two: SQLite reads a third `l` as the conversion.
+        for _ in 0..<2 where bytes[index] == UInt8(ascii: "l") { index += 1 }
+        let conversion = bytes[index]
+        switch conversion {
+        case 0: return largest
+        // No argument: a literal percent sign, and %n (which SQL's printf ignores).
+        case UInt8(ascii: "%"), UInt8(ascii: "n"): break
+        case UInt8(ascii: "d"), UInt8(ascii: "i"), UInt8(ascii: "u"), UInt8(ascii: "x"), UInt8(ascii: "X"), UInt8(ascii: "o"),
+             UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "f"), UInt8(ascii: "g"), UInt8(ascii: "G"), UInt8(ascii: "c"),
+             UInt8(ascii: "s"), UInt8(ascii: "z"), UInt8(ascii: "q"), UInt8(ascii: "Q"), UInt8(ascii: "w"), UInt8(ascii: "p"), UInt8(ascii: "r"):
+            next += 1
+        // Anything else ends SQLite's formatting there.
+        default: return nil
+        }
+        index += 1
+    }
+    return largest
 }
 
 /// CPU time this thread has used, in seconds.
@@ -94,6 +172,16 @@ public func fuzzBoundedPrintf(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CIn
             require(reference == outcome, "\(function)\(arguments) gives \(outcome), SQLite's own \(reference)")
         case .error(let code):
             require(code == SQLITE_TOOBIG || code == SQLITE_NOMEM || code == SQLITE_ERROR, "\(function)\(arguments) failed with \(code)")
+        }
+        guard case .text(let format) = arguments[0], let largest = sqliteLargestField(Array(format.utf8), arguments.dropFirst()) else { continue }
+        if largest > Int64(limit) {
+            require(outcome == .error(SQLITE_TOOBIG), "\(function)\(arguments): SQLite would build a field of \(largest), yet \(outcome)")
+        } else {
+            // SQLite's own printf is quick here; a value past the limit is NULL, which the
+            // bounded version reports as too long.
+            var reference = call(plain, function, arguments)
+            if reference == .value(.null) { reference = .error(SQLITE_TOOBIG) }
+            require(reference == outcome, "\(function)\(arguments) gives \(outcome), SQLite's own \(reference) (largest field \(largest))")
         }
     }
     return 0
