@@ -22,7 +22,7 @@ main() {
         "json-scanner        FuzzJSONScanner       4096"
         "import-row          FuzzImportRowDecoder  4096"
         "id-prefix           FuzzIDPrefix          512"
-        "sql-tokens          FuzzSQLTokens         4096"
+        "sql-tokens          FuzzSQLTokens         1024"
         "connection-string   FuzzConnectionString  1024"
         "bounded-printf      FuzzBoundedPrintf     512"
     )
