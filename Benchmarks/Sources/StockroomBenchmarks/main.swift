@@ -56,7 +56,7 @@ if selected("W1") {
 
 // One large database serves W2, W3, W5 and W6.
 let largePath = try Harness.freshDatabase(in: scratch, name: "large.sqlite")
-if selected("W2") || selected("W3") || selected("W5") || selected("W6") || selected("W7") || selected("W8") {
+if selected("W2") || selected("W3") || selected("W5") || selected("W6") || selected("W7") || selected("W8") || selected("W11") {
     log("building the \(sizes.large)-item database")
     try StockroomImplementation().seed(path: largePath, items: largeItems)
 }
@@ -106,6 +106,15 @@ if let stockroomBinary, selected("W6") {
         baseline: ("sqlite3 shell", "/usr/bin/sqlite3", [largePath, json]),
         candidate: ("stockroom", stockroomBinary, ["items", "list", "--limit", "20", "--format", "json", "--db", largePath]),
         repetitions: sizes.processRepetitions)
+}
+
+// W11: search, in-process, printed as its own table (p50/p99 rather than a mean).
+if selected("W11") {
+    log("W11: items list --search TEXT --limit 20 on \(sizes.large) items")
+    let repetitions = quick ? 20 : 200
+    let rows = try SearchWorkload.run(path: largePath, repetitions: repetitions, log: log)
+    let fileBytes = try SearchWorkload.fileSizes(path: largePath, scratch: scratch)
+    print(SearchWorkload.table(rows, items: largeItems.count, repetitions: repetitions, fileBytes: fileBytes))
 }
 
 // W7, W8 and W5 against its fair peer: whole processes, best of 3, in their own table.
