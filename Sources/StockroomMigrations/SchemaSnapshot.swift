@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import SQLiteCore
 
 /// The engines Stockroom keeps an inventory in, each with its own folder of migrations.

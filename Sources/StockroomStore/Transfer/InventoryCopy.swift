@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import PostgresCore
 import SQLiteCore
 import StockroomMigrations
@@ -378,7 +379,7 @@ private struct Destination {
 
 /// A name as a quoted SQL identifier.
 private func quoted(_ name: String) -> String {
-    "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    "\"" + name.replacing("\"", with: "\"\"") + "\""
 }
 
 /// The fields of one COPY row, bound as a statement's parameters are: codecs bind in column

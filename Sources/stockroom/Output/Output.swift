@@ -1,4 +1,5 @@
-import Foundation
+import Glibc
+import FoundationEssentials
 import Inventory
 import StockroomStore
 
@@ -24,6 +25,25 @@ enum Output {
 }
 
 extension Output {
+    /// Writes `text` to standard error as it is, unbuffered (one write).
+    static func standardError(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            var rest = UnsafeRawBufferPointer(bytes)
+            while !rest.isEmpty {
+                let written = Glibc.write(2, rest.baseAddress, rest.count)
+                if written < 0 { if errno == EINTR { continue } else { return } }
+                rest = UnsafeRawBufferPointer(rebasing: rest[written...])
+            }
+        }
+    }
+
+    /// A duration in seconds.
+    static func seconds(_ duration: Duration) -> Double {
+        let parts = duration.components
+        return Double(parts.seconds) + Double(parts.attoseconds) * 1e-18
+    }
+
     /// Text without a line break.
     static func write(_ text: String) {
         print(text, terminator: "")
