@@ -1,6 +1,7 @@
 // Stockroom's side-by-side benchmarks. Usage (see scripts/bench.sh):
 //   StockroomBenchmarks [--quick] [--stockroom PATH] [--output BENCHMARKS.md] [--only W1,W3] [--insert-sizes 100000]
 //   StockroomBenchmarks --postgres [--quick]   W1-W3 on a throwaway PostgreSQL server, printed only
+//   --without-search-index                     drop the trigram index after migrating (W1 before issue 21)
 import Foundation
 import Inventory
 import SQLiteCore
@@ -20,6 +21,7 @@ let sizes = quick
     ? (insert: [1_000, 10_000], large: 10_000, queries: 50, draftSeed: 200, cycles: 10, processRepetitions: 2)
     : (insert: [100_000, 1_000_000], large: 1_000_000, queries: 200, draftSeed: 1_000, cycles: 50, processRepetitions: 4)
 let runs = 5
+Harness.withoutSearchIndex = arguments.contains("--without-search-index")
 // W1's sizes, when a loaded machine leaves no time for the 1M run.
 let insertSizes = option("--insert-sizes").map { $0.split(separator: ",").compactMap { Int($0) } } ?? sizes.insert
 

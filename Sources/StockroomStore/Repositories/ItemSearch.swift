@@ -147,33 +147,46 @@ extension ItemRecords {
     }
 
     /// The page `query` selects when its matches lie within the first `budget` rows in name
-    /// order (after the query's other conditions); nil when fewer than `offset + limit` do, so
-    /// that the page might need rows past the budget.
+    /// order (after the query's other conditions), or when those rows are all there are; nil
+    /// when the page might need rows past the budget.
+    ///
+    /// The walk reads index entries only (rowid, and LIKE applied to the name the index holds)
+    /// and stops at the page's last match, so a common term costs only the distance to it; the
+    /// page's rows are then read by rowid.
     private func walkedItems(_ query: ItemQuery, limit: Int, budget: Int) throws -> [Item]? {
         guard let term = query.nameContains else { return nil }
+        guard limit > 0 else { return [] }
         var others = query
         others.nameContains = nil
         let (conditions, bindConditions): ([String], (Connection.Statement, Int) throws -> Int) = others.conditions(connection.dialect)
         let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        // The inner query reads index entries only (rowid, name, id): no row is loaded until
-        // its name matched.
-        let sql = """
-            SELECT \(ItemRepository.columns) FROM items WHERE rowid IN (\
-            SELECT walked FROM (SELECT rowid AS walked, name, id FROM items\(filter) ORDER BY name, id LIMIT ?) \
-            WHERE \(ItemQuery.containsCondition(connection.dialect)) ORDER BY name, id LIMIT ? OFFSET ?) \
-            ORDER BY name, id
-            """
-        return try connection.withStatement(sql) { statement in
-            let next = try bindConditions(statement, 0)
+        let walk = "SELECT rowid, \(ItemQuery.containsCondition(connection.dialect)) FROM items\(filter) ORDER BY name, id LIMIT ?"
+        let found: [Int]? = try connection.withStatement(walk) { statement in
+            try statement.bind(ItemQuery.containsPattern(term), at: 0)
+            let next = try bindConditions(statement, 1)
             try statement.bind(budget, at: next)
-            try statement.bind(ItemQuery.containsPattern(term), at: next + 1)
-            try statement.bind(limit, at: next + 2)
-            try statement.bind(query.offset, at: next + 3)
-            var items: [Item] = []
+            var rowids: [Int] = []
+            var read = 0, skipped = 0
             while try statement.step() {
-                items.append(try ItemRepository.decode(statement))
+                read += 1
+                guard statement.int(at: 1) == 1 else { continue }
+                if skipped < query.offset {
+                    skipped += 1
+                    continue
+                }
+                rowids.append(statement.int(at: 0))
+                if rowids.count == limit { return rowids }
             }
-            return items.count == limit ? items : nil
+            // Fewer rows than the budget: the walk reached the end, so every match was seen.
+            return read < budget ? rowids : nil
+        }
+        guard let found else { return nil }
+        // A row another process deleted since the walk is left out, as if listed a moment later.
+        return try found.compactMap { rowid in
+            try connection.withStatement("SELECT \(ItemRepository.columns) FROM items WHERE rowid = ?") { statement in
+                try statement.bind(rowid, at: 0)
+                return try statement.step() ? try ItemRepository.decode(statement) : nil
+            }
         }
     }
 }
