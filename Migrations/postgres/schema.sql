@@ -119,6 +119,8 @@ CREATE INDEX items_by_color_name ON items USING btree (color, name, id);
 
 CREATE INDEX items_by_name ON items USING btree (name, id);
 
+CREATE INDEX items_by_name_trigram ON items USING gin (name stockroom_extensions.gin_trgm_ops);
+
 CREATE INDEX items_by_status_name ON items USING btree (status, name, id);
 
 CREATE OR REPLACE FUNCTION item_events_guard()

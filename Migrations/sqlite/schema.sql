@@ -166,6 +166,15 @@ CREATE TABLE items (
     )
 ) STRICT;
 
+CREATE VIRTUAL TABLE items_search USING fts5(
+    name,
+    content = 'items',
+    content_rowid = 'rowid',
+    tokenize = 'trigram',
+    detail = 'none',
+    columnsize = 0
+);
+
 CREATE TABLE schema_migrations (
     -- One row per migration file applied, written by stockroom in the same
     -- transaction as the migration itself.
@@ -270,4 +279,18 @@ BEGIN
     FROM (SELECT 1)
     LEFT JOIN (SELECT version, recorded_at FROM item_events
                WHERE item_id = OLD.id ORDER BY version DESC LIMIT 1) AS previous ON 1;
+END;
+
+CREATE TRIGGER items_search_after_delete AFTER DELETE ON items BEGIN
+    INSERT INTO items_search (items_search, rowid, name) VALUES ('delete', old.rowid, old.name);
+END;
+
+CREATE TRIGGER items_search_after_insert AFTER INSERT ON items BEGIN
+    INSERT INTO items_search (rowid, name) VALUES (new.rowid, new.name);
+END;
+
+CREATE TRIGGER items_search_after_update AFTER UPDATE ON items
+WHEN old.name IS NOT new.name OR old.rowid IS NOT new.rowid BEGIN
+    INSERT INTO items_search (items_search, rowid, name) VALUES ('delete', old.rowid, old.name);
+    INSERT INTO items_search (rowid, name) VALUES (new.rowid, new.name);
 END;

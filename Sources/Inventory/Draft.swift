@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// An item being entered, not yet part of the inventory. A draft is edited, then either saved
 /// (it becomes an item) or cancelled (it is gone).

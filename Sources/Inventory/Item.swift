@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// An item of the inventory.
 public struct Item: Identifiable, Hashable, Sendable {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One change in an item's life, as its history records it. Each `items add`, `items update`,
 /// `items delete` or `draft save` is exactly one event, and so one new version of the item.

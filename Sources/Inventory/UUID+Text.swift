@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension UUID {
     /// A new time-ordered UUID (version 7, RFC 9562): 48 bits of Unix milliseconds, then random

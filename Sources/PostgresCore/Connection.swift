@@ -1,5 +1,6 @@
 import LibPQ
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One connection to a PostgreSQL server, through libpq.
 ///
@@ -93,7 +94,7 @@ public final class Connection {
         for password in passwords.sorted(by: { $0.count > $1.count }) where !password.isEmpty {
             text = text.replacingAll(password, with: ConnectionString.mask)
         }
-        return text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; ")
+        return text.split(separator: "\n").map { $0.trimmed { $0.isWhitespace && !$0.isNewline } }.joined(separator: "; ")
     }
 
     private static func configure(_ connection: OpaquePointer, pq: LibPQTable) {
@@ -247,5 +248,16 @@ public final class Connection {
         return pointers.withUnsafeBufferPointer { buffer in
             body(Int32(buffer.count), buffer.baseAddress)
         }
+    }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing characters that satisfy `isTrimmed` (Foundation's
+    /// `trimmingCharacters(in:)` without linking Foundation: BENCHMARKS.md, W6).
+    func trimmed(_ isTrimmed: (Character) -> Bool) -> SubSequence {
+        guard let first = firstIndex(where: { !isTrimmed($0) }), let last = lastIndex(where: { !isTrimmed($0) }) else {
+            return self[endIndex...]
+        }
+        return self[first...last]
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import LibPQ
 
 /// Connecting to the server with libpq's non-blocking calls (`PQconnectStart`,
@@ -165,7 +166,7 @@ enum ConnectionStartup {
             }
             pq.PQconninfoFree(options)
         }
-        guard let text = value?.trimmingCharacters(in: .whitespaces), !text.isEmpty, let seconds = Int(text) else {
+        guard let text = value?.trimmed({ $0 == " " || $0 == "\t" }), !text.isEmpty, let seconds = Int(text) else {
             return Connection.defaultConnectTimeoutSeconds
         }
         return seconds > 0 ? seconds : nil

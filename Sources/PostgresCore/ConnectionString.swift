@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What Stockroom knows about a PostgreSQL connection string without asking libpq: whether a
 /// `--db` value is one, and how to print it without its password.
@@ -197,7 +198,7 @@ extension String {
         guard !target.isEmpty else { return self }
         var result = ""
         var rest = Substring(self)
-        while let range = rest.range(of: target) {
+        while let range = rest.firstRange(of: target) {
             result += rest[..<range.lowerBound]
             result += replacement
             rest = rest[range.upperBound...]

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A Swift value sent as a statement parameter in PostgreSQL's text format.
 ///

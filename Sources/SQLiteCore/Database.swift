@@ -1,5 +1,6 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One connection to a SQLite database file.
 ///
@@ -145,15 +146,18 @@ public final class Database {
             } catch let error as SQLiteError where error.isBusy && sqlite3_get_autocommit(handle) != 0 {
                 let now = clock.now
                 guard now < deadline else { throw error }
-                Thread.sleep(forTimeInterval: Self.seconds(min(pause, now.duration(to: deadline))))
+                Self.sleep(min(pause, now.duration(to: deadline)))
                 pause = min(pause * 2, .milliseconds(25))
             }
         }
     }
 
-    private static func seconds(_ duration: Duration) -> Double {
+    /// Sleeps for `duration` (nanosleep: Foundation's Thread is not linked, see BENCHMARKS.md, W6).
+    private static func sleep(_ duration: Duration) {
         let parts = duration.components
-        return Double(parts.seconds) + Double(parts.attoseconds) * 1e-18
+        var request = timespec(tv_sec: Int(parts.seconds), tv_nsec: Int(parts.attoseconds / 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) == -1, errno == EINTR { request = remaining }
     }
 
     /// Whether `path`'s `-wal` file exists and is not empty.

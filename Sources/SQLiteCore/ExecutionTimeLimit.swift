@@ -1,5 +1,6 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A budget for the time SQLite spends running statements on one connection; when it runs out,
 /// the running statement fails with `SQLITE_INTERRUPT` (``SQLiteError/isInterrupted``).
@@ -61,6 +62,9 @@ public final class ExecutionTimeLimit {
     }
 
     private static func now() -> UInt64 {
-        DispatchTime.now().uptimeNanoseconds
+        // CLOCK_MONOTONIC, as DispatchTime's uptime reads it, without linking Dispatch.
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 }

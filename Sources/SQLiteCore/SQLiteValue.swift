@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 /// A value as SQLite stores it: one of its five storage classes.
 ///
 /// Used where types are only known at run time (ad-hoc queries, error arguments). Repositories
@@ -16,7 +17,7 @@ public enum SQLiteValue: Sendable, Equatable, CustomDebugStringConvertible {
         case .null: "NULL"
         case .integer(let value): String(value)
         case .real(let value): String(value)
-        case .text(let value): "'" + value.replacingOccurrences(of: "'", with: "''") + "'"
+        case .text(let value): "'" + value.replacing("'", with: "''") + "'"
         case .blob(let bytes): "x'" + bytes.map { byte in
             let hex = String(byte, radix: 16)
             return byte < 16 ? "0" + hex : hex

@@ -1,5 +1,6 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A prepared statement: compiled once, then bound, stepped and reset many times.
 ///
@@ -259,7 +260,7 @@ public final class Statement {
             if remaining.hasPrefix("--") {
                 remaining = remaining.drop(while: { $0 != "\n" })
             } else if remaining.hasPrefix("/*") {
-                guard let end = remaining.range(of: "*/") else { return true }
+                guard let end = remaining.firstRange(of: "*/") else { return true }
                 remaining = remaining[end.upperBound...]
             } else {
                 return remaining.isEmpty

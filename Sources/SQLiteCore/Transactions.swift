@@ -1,5 +1,6 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension Database {
     /// Runs `body` in a write transaction and commits it, or rolls back when `body` throws.
@@ -25,7 +26,7 @@ extension Database {
     /// Runs `body` inside a savepoint nested in the current transaction (or as its own
     /// transaction when none is open). The savepoint is rolled back when `body` throws.
     public func savepoint<T>(_ name: String = "stockroom", _ body: () throws -> T) throws -> T {
-        let quoted = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        let quoted = "\"" + name.replacing("\"", with: "\"\"") + "\""
         try execute("SAVEPOINT \(quoted)")
         do {
             let result = try body()

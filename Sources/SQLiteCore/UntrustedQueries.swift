@@ -132,9 +132,23 @@ extension Database {
         } catch let error as SQLiteError where error.extendedCode == SQLITE_MISUSE {
             // The only misuse `prepare` reports is trailing statements after the first.
             throw QueryRefusal.multipleStatements
+        } catch let error as SQLiteError where error.message.hasPrefix("unsafe use of virtual table") {
+            // A trigger or view of the file uses a virtual table (Stockroom's own: the search
+            // index's triggers on `items`), which trusted_schema=OFF refuses to compile. Whether
+            // the statement writes is still SQLite's answer: compiled with the schema trusted,
+            // never stepped, and finalized; only a read-only one would be reported as it failed.
+            if try !compiledWithTrustedSchemaIsReadOnly(sql) { throw QueryRefusal.notReadOnly(sql: sql) }
+            throw error
         }
         guard statement.isReadOnly else { throw QueryRefusal.notReadOnly(sql: sql) }
         return statement
+    }
+
+    /// Whether `sql`, compiled (not run) with `trusted_schema` on, is read-only.
+    private func compiledWithTrustedSchemaIsReadOnly(_ sql: String) throws -> Bool {
+        try configure(SQLITE_DBCONFIG_TRUSTED_SCHEMA, to: true, name: "trusted_schema")
+        defer { try? configure(SQLITE_DBCONFIG_TRUSTED_SCHEMA, to: false, name: "trusted_schema") }
+        return try prepare(sql).isReadOnly
     }
 
     private func configure(_ option: Int32, to enabled: Bool, name: String) throws {

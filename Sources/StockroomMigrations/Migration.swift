@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MigrationChecksum
 
 /// One versioned SQL file from `Migrations/`, such as `0001_create_items.sql`.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import SQLiteCore
 
 /// A migration recorded in the database's `schema_migrations` table.
@@ -173,10 +174,10 @@ public final class MigrationRunner {
     static func statementOnly(_ text: String) -> String {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         let body = lines.drop { line in
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = line.trimmed { $0.isWhitespace && !$0.isNewline }
             return trimmed.isEmpty || trimmed.hasPrefix("--")
         }
-        return body.joined(separator: "\n").trimmingCharacters(in: CharacterSet(charactersIn: "; \n\t\r"))
+        return String(body.joined(separator: "\n").trimmed { "; \n\t\r".contains($0) })
     }
 
     private func checkForeignKeys(after migration: Migration) throws {
@@ -197,5 +198,16 @@ public final class MigrationRunner {
             try statement.bind(migration.checksum, at: 2)
             try statement.run()
         }
+    }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing characters that satisfy `isTrimmed` (Foundation's
+    /// `trimmingCharacters(in:)` without linking Foundation: BENCHMARKS.md, W6).
+    fileprivate func trimmed(_ isTrimmed: (Character) -> Bool) -> SubSequence {
+        guard let first = firstIndex(where: { !isTrimmed($0) }), let last = lastIndex(where: { !isTrimmed($0) }) else {
+            return self[endIndex...]
+        }
+        return self[first...last]
     }
 }

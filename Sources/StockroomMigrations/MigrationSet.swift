@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// An ordered set of migrations with unique versions.
 public struct MigrationSet: Sendable {
@@ -18,11 +19,11 @@ public struct MigrationSet: Sendable {
 
     /// Reads every `*.sql` file of a folder (used by tests and tools; the product uses ``embedded``).
     public init(directory: URL) throws {
-        let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
-            .filter { $0.pathExtension == "sql" && $0.lastPathComponent != "schema.sql" }
-        try self.init(files.map { url in
-            let data = try Data(contentsOf: url)
-            return try Migration(fileName: url.lastPathComponent, sql: String(decoding: data, as: UTF8.self))
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            .filter { $0.hasSuffix(".sql") && $0 != ".sql" && $0 != "schema.sql" }
+        try self.init(names.map { name in
+            let data = try Data(contentsOf: directory.appending(path: name))
+            return try Migration(fileName: name, sql: String(decoding: data, as: UTF8.self))
         })
     }
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import PostgresCore
 
 /// Applies versioned migrations (by default `Migrations/postgres/`) to a PostgreSQL database

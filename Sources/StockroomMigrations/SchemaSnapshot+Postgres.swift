@@ -70,7 +70,7 @@ extension SchemaSnapshot {
 extension String {
     func replacingAll(_ target: String, with replacement: String) -> String {
         guard !target.isEmpty else { return self }
-        return components(separatedBy: target).joined(separator: replacement)
+        return replacing(target, with: replacement)
     }
 
     func trimmingTrailingWhitespace() -> String {

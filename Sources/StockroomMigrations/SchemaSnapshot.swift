@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import SQLiteCore
 
 /// The engines Stockroom keeps an inventory in, each with its own folder of migrations.
@@ -13,8 +14,9 @@ public enum DatabaseEngine: String, Sendable, CaseIterable {
 /// and trigger with the SQL that created it (on PostgreSQL, as its catalog describes it: see
 /// ``init(reading:)-(Connection)``).
 ///
-/// SQLite's own objects (`sqlite_sequence`, `sqlite_stat1`) and the indexes it makes for
-/// UNIQUE and PRIMARY KEY constraints are left out: they follow from the tables' SQL.
+/// SQLite's own objects (`sqlite_sequence`, `sqlite_stat1`), the indexes it makes for UNIQUE
+/// and PRIMARY KEY constraints, and the shadow tables a virtual table makes for itself (FTS5's
+/// `items_search_data`, ...) are left out: they follow from the tables' SQL.
 public struct SchemaSnapshot: Sendable, Equatable {
     /// One schema object.
     public struct Object: Sendable, Equatable {
@@ -54,6 +56,7 @@ public struct SchemaSnapshot: Sendable, Equatable {
         objects = try database.withStatement("""
             SELECT type, name, tbl_name, sql FROM sqlite_schema
             WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
+              AND name NOT IN (SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'shadow')
             ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'view' THEN 1 WHEN 'index' THEN 2 ELSE 3 END,
                      tbl_name, name
             """) { statement in

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import PostgresCore
 import SQLiteCore
 import StockroomMigrations
@@ -248,8 +249,8 @@ public enum DatabaseFileError: Error, Sendable, CustomStringConvertible {
             return "cannot read \(path): \(error.message) (\(error.codeName)); nothing was changed"
         case .cannotCreate(let path, let error):
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-            var isFolder: ObjCBool = false
-            if !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) || !isFolder.boolValue {
+            var isFolder = false
+            if !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) || !isFolder {
                 return "cannot create the database \(path): the folder \(folder) does not exist (\(error.codeName))"
             }
             if access(folder, W_OK) != 0 {

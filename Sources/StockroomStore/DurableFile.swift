@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Writing a file so that its final name never holds a partial or unsynced copy: write beside
 /// it under a temporary name, sync it, move it into place in one rename, then sync the folder
@@ -135,13 +136,13 @@ enum DurableFile {
     /// `replacing`, nothing is there yet.
     static func checkCanCreate(_ path: String, replacing: Bool) throws {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+        var isFolder = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder else {
             throw BackupError.cannotCreate(path, reason: "folder \(folder) does not exist")
         }
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            if isDirectory.boolValue { throw BackupError.cannotCreate(path, reason: "it is a folder") }
+            if isDirectory { throw BackupError.cannotCreate(path, reason: "it is a folder") }
             if !replacing { throw BackupError.destinationExists(path) }
         }
     }

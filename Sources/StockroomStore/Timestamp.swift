@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// UTC timestamps, formatted by hand in one place (`ISO8601DateFormatter` costs microseconds a
 /// call): the ISO 8601 extended form with milliseconds that the schema's CHECK constraints

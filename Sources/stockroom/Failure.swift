@@ -1,5 +1,7 @@
+import TextFormats
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import Inventory
 import PostgresCore
 import SQLiteCore
@@ -47,7 +49,7 @@ enum Failure {
     static var secondsWaited: String {
         let waited = waitingSince.duration(to: .now).components
         let seconds = Double(waited.seconds) + Double(waited.attoseconds) * 1e-18
-        return String(format: "%.1f", seconds)
+        return fixedPointText(seconds, decimals: 1)
     }
 
     /// A stop the command has already explained to the user (Ctrl-C in `draft wizard`): exit
@@ -75,7 +77,8 @@ enum Failure {
     static func oneLine(_ message: String) -> String {
         var text = ""
         for line in message.split(whereSeparator: \.isNewline) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            var trimmed = line.drop { $0.isWhitespace }
+            while trimmed.last?.isWhitespace == true { trimmed = trimmed.dropLast() }
             if trimmed.isEmpty { continue }
             if trimmed.hasPrefix("- ") {
                 text += (text.hasSuffix(":") ? " " : ", ") + trimmed.dropFirst(2)

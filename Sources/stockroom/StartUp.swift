@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What the process checks before parsing its command line.
 enum StartUp {

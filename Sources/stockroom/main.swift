@@ -1,7 +1,8 @@
 // Entry point: parse, run, and turn every failure into one line on stderr and a documented
 // exit code (see Failure.swift).
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 
 StartUp.ignoreFatalSignals()
 do {

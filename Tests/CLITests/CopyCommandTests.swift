@@ -68,8 +68,9 @@ import Testing
         let refused = try server.psql("DELETE FROM item_events")
         #expect(refused.status != 0 && refused.stderr.contains("append-only"), "\(refused)")
         let indexes = try server.psql("SELECT count(*) FROM pg_indexes WHERE schemaname = current_schema() AND indexname LIKE '%\\_by\\_%'")
-        // items' three and item_events_by_position (migration 0004).
-        #expect(indexes.stdout == "5\n", "\(indexes)")
+        // drafts_by_created, items_by_name, _by_status_name, _by_color_name, the search index
+        // items_by_name_trigram (0005) and item_events_by_position (0004).
+        #expect(indexes.stdout == "6\n", "\(indexes)")
     }
 
     @Test func aDestinationThatHoldsAnInventoryIsRefusedWithoutForceAndReplacedWithIt() throws {
@@ -98,6 +99,12 @@ import Testing
         let stillAppendOnly = try Processes.sqlite3(destination.path, "DELETE FROM item_events")
         #expect(stillAppendOnly.status != 0 && stillAppendOnly.stderr.contains("append-only"), "\(stillAppendOnly)")
         #expect(try destination.stockroom("migrate", "verify").status == 0)
+        // The search index is derived, not copied: rebuilt from the copied rows, the replaced
+        // item gone from it and every copied name found through it.
+        let integrity = try Processes.sqlite3(destination.path, "INSERT INTO items_search (items_search, rank) VALUES ('integrity-check', 1)")
+        #expect(integrity.status == 0, "\(integrity)")
+        #expect(try destination.stockroom("items", "list", "--search", "big m", "--format", "csv").output.contains("Big mug"))
+        #expect(try destination.stockroom("items", "list", "--search", "kept", "--format", "csv").output.split(separator: "\n").count == 1)
 
         let replacedOnServer = try CopyCommandTests.copy("--from", source.path, "--to", server.uri, "--force")
         #expect(replacedOnServer.status == 0, "\(replacedOnServer)")

@@ -199,7 +199,7 @@ import Testing
         }
         let results = processes.map { $0.wait() }
         #expect(results.allSatisfy { $0.status == 0 }, "\(results.filter { $0.status != 0 })")
-        #expect(try server.schema!.psql("SELECT count(*) FROM schema_migrations").output == "\(MigrationSet.embeddedPostgres.migrations.count)")
+        #expect(try server.schema!.psql("SELECT count(*) FROM schema_migrations").output == String(MigrationSet.embeddedPostgres.migrations.count))
         #expect(try server.schema!.psql("SELECT count(*), min(quantity), max(quantity) FROM items").output == "\(writers)|\(updates + 1)|\(updates + 1)")
         #expect(try server.schema!.psql("SELECT count(*) FROM item_events").output == String(writers * (updates + 1)))
     }

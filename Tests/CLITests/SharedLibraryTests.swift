@@ -25,4 +25,31 @@ import Testing
         #expect(run.stderr.contains("file=libsqlite3.so.0"), "LD_DEBUG's output was not understood: \(run.stderr.prefix(2000))")
         #expect(!run.stderr.contains("libpq"), "\(run.stderr)")
     }
+
+    /// Foundation's full module (with FoundationInternationalization and ICU's data) is not
+    /// part of `stockroom`: every module uses FoundationEssentials only. Linked statically, the
+    /// full module cost each start 4.8M instructions and 140 page faults before any command ran
+    /// (BENCHMARKS.md, "Start-up"). In the test build, which links Swift's libraries
+    /// dynamically, a module that imports Foundation again shows up as a needed library.
+    @Test func theBinaryDoesNotNeedFoundationsFullModule() throws {
+        let needed = try SharedLibraries.needed(by: Processes.stockroomPath)
+        // FoundationEssentials is expected (UUID, Data, FileManager): it proves the list was read.
+        #expect(needed.contains("libFoundationEssentials.so"), "\(needed)")
+        for library in ["libFoundation.so", "libFoundationInternationalization.so", "lib_FoundationICU.so", "libdispatch.so"] {
+            #expect(!needed.contains(library), "stockroom needs \(library): \(needed)")
+        }
+    }
+
+    @Test func aRunOnAFileNeverLoadsFoundationsFullModuleOrICU() throws {
+        let database = CLIDatabase()
+        #expect(try database.stockroom("items", "add", "--name", "Lamp", "--quantity", "2").status == 0)
+        let run = try Processes.stockroom(["items", "list", "--search", "amp", "--format", "json", "--db", database.path],
+                                          environment: ["LD_DEBUG": "files"])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.output.contains("\"Lamp\""), "\(run)")
+        #expect(run.stderr.contains("file=libFoundationEssentials.so"), "LD_DEBUG's output was not understood: \(run.stderr.prefix(2000))")
+        for library in ["file=libFoundation.so", "libFoundationInternationalization", "ICU"] {
+            #expect(!run.stderr.contains(library), "\(library) was loaded: \(run.stderr.prefix(4000))")
+        }
+    }
 }

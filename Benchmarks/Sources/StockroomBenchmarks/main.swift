@@ -2,6 +2,7 @@
 //   StockroomBenchmarks [--quick] [--stockroom PATH] [--output BENCHMARKS.md] [--only W1,W3] [--insert-sizes 100000]
 //                       [--implementations raw,stockroom]
 //   StockroomBenchmarks --postgres [--quick]   W1-W3 on a throwaway PostgreSQL server, printed only
+//   --without-search-index                     drop the trigram index after migrating (W1 before issue 21)
 import Foundation
 import Inventory
 import SQLiteCore
@@ -21,6 +22,7 @@ let sizes = quick
     ? (insert: [1_000, 10_000], large: 10_000, queries: 50, draftSeed: 200, cycles: 10, processRepetitions: 2)
     : (insert: [100_000, 1_000_000], large: 1_000_000, queries: 200, draftSeed: 1_000, cycles: 50, processRepetitions: 4)
 let runs = 5
+Harness.withoutSearchIndex = arguments.contains("--without-search-index")
 // W1's sizes, when a loaded machine leaves no time for the 1M run.
 let insertSizes = option("--insert-sizes").map { $0.split(separator: ",").compactMap { Int($0) } } ?? sizes.insert
 
@@ -62,7 +64,7 @@ if selected("W1") {
 
 // One large database serves W2, W3, W5 and W6.
 let largePath = try Harness.freshDatabase(in: scratch, name: "large.sqlite")
-if selected("W2") || selected("W3") || selected("W5") || selected("W6") || selected("W7") || selected("W8") {
+if selected("W2") || selected("W3") || selected("W5") || selected("W6") || selected("W7") || selected("W8") || selected("W11") {
     log("building the \(sizes.large)-item database")
     try StockroomImplementation().seed(path: largePath, items: largeItems)
 }
@@ -112,6 +114,15 @@ if let stockroomBinary, selected("W6") {
         baseline: ("sqlite3 shell", "/usr/bin/sqlite3", [largePath, json]),
         candidate: ("stockroom", stockroomBinary, ["items", "list", "--limit", "20", "--format", "json", "--db", largePath]),
         repetitions: sizes.processRepetitions)
+}
+
+// W11: search, in-process, printed as its own table (p50/p99 rather than a mean).
+if selected("W11") {
+    log("W11: items list --search TEXT --limit 20 on \(sizes.large) items")
+    let repetitions = quick ? 20 : 200
+    let rows = try SearchWorkload.run(path: largePath, repetitions: repetitions, log: log)
+    let fileBytes = try SearchWorkload.fileSizes(path: largePath, scratch: scratch)
+    print(SearchWorkload.table(rows, items: largeItems.count, repetitions: repetitions, fileBytes: fileBytes))
 }
 
 // W7, W8 and W5 against its fair peer: whole processes, best of 3, in their own table.

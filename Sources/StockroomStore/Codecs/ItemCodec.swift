@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Inventory
 
 /// `Color?` as one nullable `color` column: NULL for no colour, else the colour's name.

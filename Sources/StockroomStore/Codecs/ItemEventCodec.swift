@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Inventory
 
 /// `ItemEvent` as the column `kind` (the tag) and the change's columns: the name, colour and

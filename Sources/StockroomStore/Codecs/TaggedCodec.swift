@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 // How the domain's enums meet their tagged columns. Each enum with associated values has one
 // codec: a `Tag` enum naming its cases (switched exhaustively, so a new case is a compile error

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import PostgresCore
 
 /// A PostgreSQL connection as the repositories see it: statements prepared once per
@@ -185,7 +186,7 @@ final class PostgresStoreStatement: StoreStatement {
 
     func describeColumn(at index: Int) -> String {
         guard let text = optionalText(at: index) else { return "NULL" }
-        return Int(text) != nil ? text : "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        return Int(text) != nil ? text : "'" + text.replacing("'", with: "''") + "'"
     }
 
     func fieldText(at index: Int) -> String { text(at: index) }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import SQLiteCore
 
 // The seam between the repositories and an engine. Repositories and codecs are written once,

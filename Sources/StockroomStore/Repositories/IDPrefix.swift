@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Resolves what a user typed (a full id or a unique prefix, any letter case) to one id.
 public enum IDPrefix {

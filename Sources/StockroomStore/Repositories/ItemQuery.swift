@@ -38,6 +38,14 @@ public struct ItemQuery: Sendable, Equatable {
 
     /// The SQL condition and its arguments, in parameter order.
     func whereClause<Statement: StoreStatement>(_ dialect: SQLDialect) -> (sql: String, bind: (Statement) throws -> Int) {
+        let (conditions, bind): ([String], (Statement, Int) throws -> Int) = self.conditions(dialect)
+        let sql = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        return (sql, { statement in try bind(statement, 0) })
+    }
+
+    /// The SQL conditions (to be joined by AND) and a function binding their arguments from a
+    /// parameter index on, which returns the next free index.
+    func conditions<Statement: StoreStatement>(_ dialect: SQLDialect) -> (sql: [String], bind: (Statement, Int) throws -> Int) {
         var conditions: [String] = []
         // The tag is written into the SQL as a literal (it comes from the codec, never from the
         // user) so the planner sees the value and picks items_by_status_name.
@@ -49,15 +57,14 @@ public struct ItemQuery: Sendable, Equatable {
         case nil: break
         }
         if color != nil { conditions.append("color = ?") }
-        if nameContains != nil { conditions.append("name \(dialect.caseInsensitiveLike) ? ESCAPE '\\'") }
+        if nameContains != nil { conditions.append(ItemQuery.containsCondition(dialect)) }
         // A half-open range on the index instead of LIKE, which cannot use a BINARY index.
         if namePrefix != nil { conditions.append("name >= ? AND name < ? || \(dialect.greatestCharacter)") }
-        let sql = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         let query = self
-        return (sql, { statement in
-            var index = 0
+        return (conditions, { statement, first in
+            var index = first
             if let color = query.color { try statement.bindStatic(ColorCodec.text(for: color), at: index); index += 1 }
-            if let text = query.nameContains { try statement.bind("%" + ItemQuery.escapeLike(text) + "%", at: index); index += 1 }
+            if let text = query.nameContains { try statement.bind(ItemQuery.containsPattern(text), at: index); index += 1 }
             if let prefix = query.namePrefix {
                 try statement.bind(prefix, at: index)
                 try statement.bind(prefix, at: index + 1)
@@ -65,6 +72,17 @@ public struct ItemQuery: Sendable, Equatable {
             }
             return index
         })
+    }
+
+    /// The rule of ``nameContains``, in SQL: one parameter, bound to ``containsPattern(_:)``.
+    /// Every search plan applies exactly this condition, whatever index found the rows.
+    static func containsCondition(_ dialect: SQLDialect) -> String {
+        "name \(dialect.caseInsensitiveLike) ? ESCAPE '\\'"
+    }
+
+    /// The LIKE pattern matching names that contain `text`.
+    static func containsPattern(_ text: String) -> String {
+        "%" + escapeLike(text) + "%"
     }
 
     /// The status columns of `items`, from the codec.

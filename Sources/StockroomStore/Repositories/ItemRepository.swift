@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Inventory
 import SQLiteCore
 
@@ -284,6 +285,8 @@ struct ItemRecords<Connection: StoreConnection> {
     }
 
     func forEachItem(matching query: ItemQuery, _ body: (Item) throws -> Void) throws {
+        // A search term the trigram index can serve (ItemSearch.swift); else the plan below.
+        if try forEachSearchedItem(matching: query, body) { return }
         let (condition, bindConditions): (String, (Connection.Statement) throws -> Int) = query.whereClause(connection.dialect)
         let sql = "SELECT \(ItemRepository.columns) FROM items\(condition) ORDER BY name, id LIMIT ? OFFSET ?"
         try connection.withStatement(sql) { statement in

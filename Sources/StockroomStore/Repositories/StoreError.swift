@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A request the store could not carry out. None of these change the database.
 public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A file descriptor read in large chunks, for readers that walk the bytes one at a time.
 ///

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import TextFormats
 
 /// A buffered writer to a file descriptor, for writers that produce bytes one field at a time.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Inventory
 
 // The rows `stockroom copy` moves, one type per table. Each is decoded from a row of any

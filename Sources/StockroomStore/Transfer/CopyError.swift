@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Why `stockroom copy` did not copy; in every case the destination holds what it held before.
 public enum CopyError: Error, Sendable, Equatable, CustomStringConvertible {

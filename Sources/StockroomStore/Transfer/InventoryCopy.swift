@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import PostgresCore
 import SQLiteCore
 import StockroomMigrations
@@ -279,6 +280,11 @@ private struct Destination {
             for trigger in triggers { try database.execute("DROP TRIGGER \(quoted(trigger.name))") }
             let result = try body()
             for trigger in triggers { try database.execute(trigger.sql) }
+            // The search index's triggers were set aside with the others: rebuild it from the
+            // rows now in place (a source's index is never copied; it is derived).
+            if triggers.contains(where: { $0.sql.contains(ItemSearch.table) }) {
+                try database.execute(ItemSearch.rebuildSQL)
+            }
             return result
         case .postgres(let store):
             for table in tables { try store.connection.execute("ALTER TABLE \(table) DISABLE TRIGGER USER") }
@@ -401,7 +407,7 @@ private struct Destination {
 
 /// A name as a quoted SQL identifier.
 private func quoted(_ name: String) -> String {
-    "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    "\"" + name.replacing("\"", with: "\"\"") + "\""
 }
 
 /// The fields of one COPY row, bound as a statement's parameters are: codecs bind in column

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Inventory
 import SQLiteCore
 
@@ -295,7 +296,7 @@ private struct IndexRebuild {
 
     func dropIndexes() throws {
         for index in indexes {
-            try database.execute("DROP INDEX \"\(index.name.replacingOccurrences(of: "\"", with: "\"\""))\"")
+            try database.execute("DROP INDEX \"\(index.name.replacing("\"", with: "\"\""))\"")
         }
     }
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Why an import or export could not run at all (as opposed to bad rows, which are an
 /// ``ImportRejection``).

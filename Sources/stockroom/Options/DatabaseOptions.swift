@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import StockroomStore
 
 /// Where the database is and how long to wait for other writers: shared by every command.
@@ -47,7 +48,7 @@ struct DatabaseOptions: ParsableArguments {
         let environment = ProcessInfo.processInfo.environment
         if let path = environment["STOCKROOM_DB"], !path.isEmpty { return path }
         let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
+            ?? (environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.local/share"
         return dataHome + "/stockroom/stockroom.sqlite"
     }
 
@@ -75,7 +76,7 @@ struct DatabaseOptions: ParsableArguments {
         let path = try resolvedPath()
         if db == nil, ProcessInfo.processInfo.environment["STOCKROOM_DB"]?.isEmpty ?? true {
             try? FileManager.default.createDirectory(
-                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                atPath: String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]), withIntermediateDirectories: true)
         }
         return path
     }

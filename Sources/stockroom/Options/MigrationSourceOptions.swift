@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import StockroomMigrations
 import StockroomStore
 
@@ -25,8 +26,8 @@ struct MigrationSourceOptions: ParsableArguments {
             if case .postgres = location { return .embeddedPostgres }
             return .embedded
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: migrationsDir, isDirectory: &isDirectory), isDirectory.boolValue else {
+        var isDirectory = false
+        guard FileManager.default.fileExists(atPath: migrationsDir, isDirectory: &isDirectory), isDirectory else {
             throw Failure.Message(code: .notFound, description: "no migrations folder at \(migrationsDir)")
         }
         return try MigrationSet(directory: URL(fileURLWithPath: migrationsDir, isDirectory: true))

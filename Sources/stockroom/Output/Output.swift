@@ -1,4 +1,5 @@
-import Foundation
+import Glibc
+import FoundationEssentials
 import Inventory
 import StockroomStore
 
@@ -24,6 +25,12 @@ enum Output {
 }
 
 extension Output {
+    /// A duration in seconds.
+    static func seconds(_ duration: Duration) -> Double {
+        let parts = duration.components
+        return Double(parts.seconds) + Double(parts.attoseconds) * 1e-18
+    }
+
     /// Text without a line break.
     static func write(_ text: String) {
         print(text, terminator: "")

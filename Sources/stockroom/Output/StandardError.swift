@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Writes to stderr with write(2), never through `FileHandle.write`, which traps (SIGILL) when
 /// the write fails: under `ulimit -f 0` with stderr a regular file, a full disk under a log

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import SQLiteCore
 
 /// "pages copied of total" on one self-overwriting stderr line, only when stderr is a terminal:

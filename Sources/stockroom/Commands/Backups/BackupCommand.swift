@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import Inventory
 import StockroomStore
 import TextFormats
@@ -43,7 +44,7 @@ struct BackupCommand: ParsableCommand {
             pagesPerStep: progress.isShown ? 256 : -1, progress: progress.show)
         progress.end()
         let summary = result.summary
-        let seconds = String(format: "%.3f", result.seconds)
+        let seconds = fixedPointText(result.seconds, decimals: 3)
         switch format {
         case .text:
             Output.line("Backed up \(summary.itemsAndDrafts) (schema version \(summary.schemaVersion)) to \(result.path): \(result.pages) pages, \(result.bytes) bytes, \(seconds) s")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DraftFlow
-import Foundation
+import FoundationEssentials
+import Glibc
 import Inventory
 import StockroomStore
 
@@ -147,6 +148,6 @@ struct WizardDraft: ParsableCommand {
         let safe = text.unicodeScalars.allSatisfy { scalar in
             scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "/._-+:,@%=".unicodeScalars.contains(scalar))
         }
-        return safe && !text.isEmpty ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        return safe && !text.isEmpty ? text : "'" + text.replacing("'", with: "'\\''") + "'"
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import StockroomStore
 import TextFormats
 
@@ -55,8 +56,8 @@ struct CopyCommand: ParsableCommand {
         let source = DatabaseLocation(from), destination = DatabaseLocation(to)
         let progress = TerminalProgress(label: "copy")
         defer { progress.end() }
-        let started = DispatchTime.now().uptimeNanoseconds
-        func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 }
+        let started = ContinuousClock.now
+        func elapsed() -> Double { Output.seconds(started.duration(to: .now)) }
         var lastShown = -1.0
         let summary = try InventoryCopy.run(
             from: source, to: destination, replacing: force,
@@ -76,20 +77,20 @@ struct CopyCommand: ParsableCommand {
         case .text:
             Output.line("copied \(items) items, \(events) history events and \(drafts) drafts from \(source) to \(destination)"
                 + (summary.replaced ? " (replacing what it held)" : "")
-                + " in \(String(format: "%.1f", seconds)) s; checksum \(summary.checksum)")
+                + " in \(fixedPointText(seconds, decimals: 1)) s; checksum \(summary.checksum)")
         case .json:
             Output.line(JSONText.object([
                 "from": JSONText.string(source.description), "to": JSONText.string(destination.description),
                 "items": String(items), "itemEvents": String(events), "drafts": String(drafts),
                 "replaced": String(summary.replaced), "checksum": JSONText.string(summary.checksum),
-                "seconds": String(format: "%.3f", seconds),
+                "seconds": fixedPointText(seconds, decimals: 3),
             ]))
         }
     }
 
     /// The progress line: the phase, rows of total, and time so far.
     static func progressText(_ step: InventoryCopy.Progress, seconds: Double) -> String {
-        let time = String(format: "%.1f s", seconds)
+        let time = fixedPointText(seconds, decimals: 1) + " s"
         switch step {
         case .copying(let table, let rows, let total): return "copying \(table.rawValue): \(rows) of \(total) rows, \(time)"
         case .indexing: return "building indexes, \(time)"

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import StockroomStore
 
 /// `stockroom export`: every item, as one consistent snapshot, in a file format other tools read.

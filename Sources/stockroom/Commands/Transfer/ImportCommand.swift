@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import SQLiteCore
 import StockroomStore
 import TextFormats
@@ -71,7 +72,7 @@ struct ImportCommand: ParsableCommand {
             let lines = rejection.reportLines
             let text = "error: " + lines[0] + "\n" + lines.dropFirst().map { $0 + "\n" }.joined()
             StandardError.write(text)
-            Foundation.exit(Failure.Code.dataError.rawValue)
+            Glibc.exit(Failure.Code.dataError.rawValue)
         case .failure(let error):
             throw error
         }
@@ -80,8 +81,8 @@ struct ImportCommand: ParsableCommand {
     private func load(from input: (descriptor: Int32, size: Int?)) throws -> (ItemImport.Summary, Double) {
         let progress = TerminalProgress(label: "import")
         defer { progress.end() }
-        let started = DispatchTime.now().uptimeNanoseconds
-        func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 }
+        let started = ContinuousClock.now
+        func elapsed() -> Double { Output.seconds(started.duration(to: .now)) }
         var lastShown = -1.0 // the first report always shows
         let report = { (step: ItemImport.Progress) in
             guard progress.isShown else { return }
@@ -106,11 +107,11 @@ struct ImportCommand: ParsableCommand {
     /// "rows, rate, elapsed, estimate" for the progress line.
     static func progressText(_ step: ItemImport.Progress, seconds: Double, totalBytes: Int?) -> String {
         let rate = seconds > 0 ? Int(Double(step.rows) / seconds) : 0
-        var text = "\(step.rows) rows, \(rate) rows/s, \(String(format: "%.1f", seconds)) s"
+        var text = "\(step.rows) rows, \(rate) rows/s, \(fixedPointText(seconds, decimals: 1)) s"
         if let totalBytes, totalBytes > 0, step.bytesRead > 0 {
             let fraction = min(1, Double(step.bytesRead) / Double(totalBytes))
             let remaining = seconds / fraction - seconds
-            text += String(format: ", %.0f%%, about %.0f s left", fraction * 100, remaining)
+            text += ", \(fixedPointText(fraction * 100, decimals: 0))%, about \(fixedPointText(remaining, decimals: 0)) s left"
         }
         return text
     }
@@ -135,7 +136,7 @@ struct ImportCommand: ParsableCommand {
     private func printSummary(_ summary: ItemImport.Summary, seconds: Double) {
         switch formatSummary {
         case .text:
-            let time = String(format: "%.1f", seconds)
+            let time = fixedPointText(seconds, decimals: 1)
             var text = summary.dryRun ? "dry run: \(summary.rows) rows are valid; would import \(summary.imported) items" : "imported \(summary.imported) items"
             if summary.skipped > 0 {
                 // Under replace, a row is skipped only when its stored item already holds it.
@@ -146,7 +147,7 @@ struct ImportCommand: ParsableCommand {
         case .json:
             Output.line(JSONText.object([
                 "rows": String(summary.rows), "imported": String(summary.imported), "skipped": String(summary.skipped),
-                "replaced": String(summary.replaced), "dryRun": String(summary.dryRun), "seconds": String(format: "%.3f", seconds),
+                "replaced": String(summary.replaced), "dryRun": String(summary.dryRun), "seconds": fixedPointText(seconds, decimals: 3),
             ]))
         }
     }
