@@ -10,6 +10,7 @@ cd "$(dirname "$0")/.."
 n=${1:-1000000}
 runs=${2:-3}
 
+scripts/setup.sh --bench
 stockroom=$(scripts/build-release.sh)
 bindir=$(pg_config --bindir 2>/dev/null || true)
 [ -x "$bindir/initdb" ] || bindir=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
