@@ -403,8 +403,7 @@ private final class CopyFields: ParameterSink {
 
     func bind(_ value: Int, at index: Int) throws {
         field(index)
-        var text = String(value)
-        text.withUTF8 { writer.writeField($0) }
+        writer.writeField(value)
     }
 
     func bindText(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) throws {
