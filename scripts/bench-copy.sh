@@ -4,6 +4,8 @@
 # same indexes, on a throwaway server (initdb + pg_ctl on a Unix socket in a temporary folder,
 # default settings). Issue 13's target: the copy within 1.5x of the baseline.
 #   scripts/bench-copy.sh [N] [RUNS]
+# With STOCKROOM_BEFORE=path/to/an/older/stockroom, that binary's copy is timed in the same run
+# too (before and after side by side).
 # Prints hyperfine's figures; copy them into BENCHMARKS.md with the command.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -69,7 +71,13 @@ drop_indexes=$(psql_on probe -c "SELECT string_agg(indexname, ', ') FROM pg_inde
 # Each run starts from an empty database; the baseline's has the tables (keys and CHECKs, as
 # the copy loads into) without the secondary indexes, which it then builds.
 fresh() { psql_on postgres -c "DROP DATABASE IF EXISTS $1" -c "CREATE DATABASE $1"; }
+before=()
+if [ -n "${STOCKROOM_BEFORE:-}" ]; then
+    before=(--prepare "$(declare -f psql_on uri fresh); work=$work; fresh dest"
+            -n "stockroom copy, before ($n items)" "$STOCKROOM_BEFORE copy --from $source_file --to '$(uri dest)'")
+fi
 hyperfine --shell=bash --runs "$runs" --export-markdown "$work/copy.md" \
+    "${before[@]}" \
     --prepare "$(declare -f psql_on uri fresh); work=$work; fresh dest" \
     -n "stockroom copy ($n items)" "$stockroom copy --from $source_file --to '$(uri dest)'" \
     --prepare "$(declare -f psql_on uri fresh); work=$work; fresh base && STOCKROOM_DB='$(uri base)' $stockroom migrate up >/dev/null && psql_on base -c 'DROP INDEX $drop_indexes'" \
