@@ -105,23 +105,54 @@ public final class CopyWriter {
         var out = storage + count
         if fieldsInRow > 0 { out.pointee = 0x09; out += 1 }
         fieldsInRow += 1
-        for byte in bytes {
+        guard let base = bytes.baseAddress else {
+            count = out - storage
+            return
+        }
+        // Runs of bytes that need no escape are copied whole; eight bytes are checked at a time.
+        var runStart = 0, index = 0
+        @inline(__always) func escapeIfNeeded(_ position: Int) {
             let escaped: UInt8
-            switch byte {
+            switch base[position] {
             case UInt8(ascii: "\\"): escaped = UInt8(ascii: "\\")
             case 0x0A: escaped = UInt8(ascii: "n")
             case 0x0D: escaped = UInt8(ascii: "r")
             case 0x09: escaped = UInt8(ascii: "t")
-            default:
-                out.pointee = byte
-                out += 1
-                continue
+            default: return
             }
+            out.update(from: base + runStart, count: position - runStart)
+            out += position - runStart
             out[0] = UInt8(ascii: "\\")
             out[1] = escaped
             out += 2
+            runStart = position + 1
         }
+        while index + 8 <= bytes.count {
+            let word = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            if CopyWriter.mayNeedEscape(word) {
+                for position in index..<index + 8 { escapeIfNeeded(position) }
+            }
+            index += 8
+        }
+        while index < bytes.count {
+            escapeIfNeeded(index)
+            index += 1
+        }
+        out.update(from: base + runStart, count: bytes.count - runStart)
+        out += bytes.count - runStart
         count = out - storage
+    }
+
+    /// True when one of the eight bytes in `word` may need an escape: a backslash, or a byte
+    /// below 0x0E (tab, line feed and carriage return are among them). Word-at-a-time tests
+    /// for a zero byte and a byte below a bound; never false for a word that needs one.
+    @inline(__always)
+    static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let below0E = (word &- ones &* 0x0E) & ~word & highs
+        let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+        let backslash = (backslashes &- ones) & ~backslashes & highs
+        return below0E | backslash != 0
     }
 
     /// Appends an integer field in decimal to the row being written, without making a `String`.

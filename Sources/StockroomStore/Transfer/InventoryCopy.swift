@@ -107,6 +107,7 @@ public enum InventoryCopy {
 
         progress(.indexing)
         try destination.create(indexes)
+        try destination.analyzeLoadedTables()
 
         var readBack: [Table: TableDigest] = [:]
         readBack[.items] = try destination.verify(CopiedItem.self, total: written[.items]!.rows, progress: progress)
@@ -312,6 +313,18 @@ private struct Destination {
 
     func create(_ indexes: [(name: String, sql: String)]) throws {
         for index in indexes { try execute(index.sql) }
+    }
+
+    /// Gives PostgreSQL's planner statistics on the tables just loaded, as a bulk load should
+    /// ("Populating a Database" in PostgreSQL's manual). Without them the verification's
+    /// keyset page on `item_events`, `(item_id, version) > ($1, $2)`, is planned as a
+    /// sequential scan and a sort of every remaining row, page after page: quadratic in the
+    /// history's size (BENCHMARKS.md, `copy` into PostgreSQL). Runs inside the copy's
+    /// transaction, where ANALYZE sees its own uncommitted rows. Nothing on SQLite, whose
+    /// pages follow the primary key without statistics.
+    func analyzeLoadedTables() throws {
+        guard case .postgres = engine else { return }
+        try execute("ANALYZE \(InventoryCopy.Table.allCases.map(\.rawValue).joined(separator: ", "))")
     }
 
     /// Writes every row of `Row`'s table from `source`: COPY into PostgreSQL, one prepared
