@@ -1,6 +1,6 @@
 // Stockroom's side-by-side benchmarks. Usage (see scripts/bench.sh):
 //   StockroomBenchmarks [--quick] [--stockroom PATH] [--output BENCHMARKS.md] [--only W1,W3] [--insert-sizes 100000]
-//   StockroomBenchmarks --postgres [--quick] [--only W2] [--large-size 100000]
+//   StockroomBenchmarks --postgres [--quick] [--only W2] [--large-size 100000] [--runs 15]
 //                                              W1-W3 on a throwaway PostgreSQL server, printed only
 import Foundation
 import Inventory
@@ -20,7 +20,8 @@ func selected(_ workload: String) -> Bool { only?.contains(workload) ?? true }
 let sizes = quick
     ? (insert: [1_000, 10_000], large: 10_000, queries: 50, draftSeed: 200, cycles: 10, processRepetitions: 2)
     : (insert: [100_000, 1_000_000], large: 1_000_000, queries: 200, draftSeed: 1_000, cycles: 50, processRepetitions: 4)
-let runs = 5
+// Recorded runs per workload (after a warm-up); more on a noisy machine.
+let runs = option("--runs").flatMap { Int($0) } ?? 5
 // The large database's size (W2, W3), e.g. 100000 for a callgrind run between --quick and full.
 let largeSize = option("--large-size").flatMap { Int($0) } ?? sizes.large
 // W1's sizes, when a loaded machine leaves no time for the 1M run.
