@@ -5,7 +5,9 @@
 # default settings). Issue 13's target: the copy within 1.5x of the baseline.
 #   scripts/bench-copy.sh [N] [RUNS]
 # With STOCKROOM_BEFORE=path/to/an/older/stockroom, that binary's copy is timed in the same run
-# too (before and after side by side).
+# too (before and after side by side). With PAIRS=N, N interleaved pairs (the copy, then the
+# baseline) follow hyperfine's runs: hyperfine times all runs of one command before the next,
+# so on a machine whose load drifts, the pairs are the fairer comparison.
 # Prints hyperfine's figures; copy them into BENCHMARKS.md with the command.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -83,3 +85,18 @@ hyperfine --shell=bash --runs "$runs" --export-markdown "$work/copy.md" \
     --prepare "$(declare -f psql_on uri fresh); work=$work; fresh base && STOCKROOM_DB='$(uri base)' $stockroom migrate up >/dev/null && psql_on base -c 'DROP INDEX $drop_indexes'" \
     -n "psql \\copy + CREATE INDEX ($n items)" "psql -X -q -v ON_ERROR_STOP=1 -1 -d '$(uri base)' -f $work/baseline.sql"
 cat "$work/copy.md"
+
+for pair in $(seq 1 "${PAIRS:-0}"); do
+    fresh dest >/dev/null
+    start=$(date +%s.%N)
+    "$stockroom" copy --from "$source_file" --to "$(uri dest)" >/dev/null
+    copied=$(date +%s.%N)
+    fresh base >/dev/null
+    STOCKROOM_DB="$(uri base)" "$stockroom" migrate up >/dev/null
+    psql_on base -c "DROP INDEX $drop_indexes"
+    based=$(date +%s.%N)
+    psql -X -q -v ON_ERROR_STOP=1 -1 -d "$(uri base)" -f "$work/baseline.sql"
+    done_at=$(date +%s.%N)
+    awk -v pair="$pair" -v a="$start" -v b="$copied" -v c="$based" -v d="$done_at" \
+        'BEGIN { printf "pair %d: stockroom copy %.3f s, psql %.3f s, ratio %.2fx\n", pair, b - a, d - c, (b - a) / (d - c) }'
+done
