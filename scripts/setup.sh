@@ -16,6 +16,10 @@ if apt-cache show postgresql-15 >/dev/null 2>&1; then
 else
     packages+=(postgresql)
 fi
+# `scripts/setup.sh --bench` also installs what the benchmark scripts run (scripts/bench-copy.sh
+# times with hyperfine; BENCHMARKS.md's instruction counts come from valgrind): not needed by
+# the tests, so CI does not pay for them.
+[ "${1:-}" = "--bench" ] && packages+=(hyperfine valgrind)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -71,6 +71,10 @@ import Testing
         // drafts_by_created, items_by_name, _by_status_name, _by_color_name, the search index
         // items_by_name_trigram (0005) and item_events_by_position (0004).
         #expect(indexes.stdout == "6\n", "\(indexes)")
+        // And it has the planner statistics a bulk load should leave (the copy runs ANALYZE
+        // before verifying; autovacuum never analyzes tables this small).
+        let analyzed = try server.psql("SELECT count(DISTINCT tablename) FROM pg_stats WHERE schemaname = current_schema() AND tablename IN ('items', 'item_events')")
+        #expect(analyzed.stdout == "2\n", "\(analyzed)")
     }
 
     @Test func aDestinationThatHoldsAnInventoryIsRefusedWithoutForceAndReplacedWithIt() throws {

@@ -36,6 +36,56 @@ import Testing
         #expect(back == values)
     }
 
+    @Test func escapesASpecialCharacterAtEveryPositionOfAWord() throws {
+        // The writer checks eight bytes at a time: each character that needs an escape, at each
+        // position of the first two words and of the tail after them, arrives as it was sent.
+        let connection = try schema.connect()
+        try connection.execute("CREATE TABLE t (n integer, value text)")
+        var values: [String] = []
+        for special in ["\t", "\n", "\r", "\\"] {
+            for position in 0..<19 {
+                var characters = Array(repeating: Character("x"), count: 19)
+                characters[position] = Character(special)
+                values.append(String(characters))
+            }
+        }
+        values.append("é\u{0B}\u{0C}\u{01}~]\u{7F}ÿ")  // near misses: no escape, sent as they are
+        try connection.copyIn("COPY t FROM STDIN") { writer in
+            for (n, value) in values.enumerated() { try writer.writeRow([String(n), value]) }
+        }
+        let back = try connection.query("SELECT value FROM t ORDER BY n").map { try $0.get(String.self, at: 0) }
+        #expect(back == values)
+    }
+
+    @Test func writesIntegerFieldsInDecimal() throws {
+        let connection = try schema.connect()
+        try connection.execute("CREATE TABLE t (n integer, value bigint)")
+        let values = [0, 7, 10, 99, 100, -1, -42, 1_234_567_890_123, Int.max, Int.min]
+        try connection.copyIn("COPY t FROM STDIN") { writer in
+            for (n, value) in values.enumerated() {
+                writer.writeField(n)
+                writer.writeField(value)
+                try writer.endRow()
+            }
+        }
+        let back = try connection.query("SELECT value FROM t ORDER BY n").map { try $0.get(Int.self, at: 0) }
+        #expect(back == values)
+    }
+
+    @Test func aFieldLargerThanTheBufferArrivesWhole() throws {
+        // Several megabytes of escapes in one field: the buffer (a quarter of a megabyte) grows.
+        let connection = try schema.connect()
+        try connection.execute("CREATE TABLE t (n integer, value text)")
+        let large = String(repeating: "a\tb\\c\n", count: 500_000)
+        try connection.copyIn("COPY t FROM STDIN") { writer in
+            try writer.writeRow(["1", "before"])
+            try writer.writeRow(["2", large])
+            try writer.writeRow(["3", "after"])
+        }
+        let back = try connection.query("SELECT value FROM t ORDER BY n").map { try $0.get(String.self, at: 0) }
+        #expect(back == ["before", large, "after"])
+    }
+
     @Test func aRowBreakingACheckLoadsNothing() throws {
         let connection = try schema.connect()
         try connection.execute("CREATE TABLE t (quantity integer CONSTRAINT positive CHECK (quantity >= 1))")

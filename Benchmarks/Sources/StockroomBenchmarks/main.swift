@@ -1,7 +1,8 @@
 // Stockroom's side-by-side benchmarks. Usage (see scripts/bench.sh):
 //   StockroomBenchmarks [--quick] [--stockroom PATH] [--output BENCHMARKS.md] [--only W1,W3] [--insert-sizes 100000]
 //                       [--implementations raw,stockroom]
-//   StockroomBenchmarks --postgres [--quick]   W1-W3 on a throwaway PostgreSQL server, printed only
+//   StockroomBenchmarks --postgres [--quick] [--only W2] [--large-size 100000] [--runs 15]
+//                                              W1-W3 on a throwaway PostgreSQL server, printed only
 //   --without-search-index                     drop the trigram index after migrating (W1 before issue 21)
 import Foundation
 import Inventory
@@ -21,7 +22,10 @@ func selected(_ workload: String) -> Bool { only?.contains(workload) ?? true }
 let sizes = quick
     ? (insert: [1_000, 10_000], large: 10_000, queries: 50, draftSeed: 200, cycles: 10, processRepetitions: 2)
     : (insert: [100_000, 1_000_000], large: 1_000_000, queries: 200, draftSeed: 1_000, cycles: 50, processRepetitions: 4)
-let runs = 5
+// Recorded runs per workload (after a warm-up); more on a noisy machine.
+let runs = option("--runs").flatMap { Int($0) } ?? 5
+// The large database's size (W2, W3), e.g. 100000 for a callgrind run between --quick and full.
+let largeSize = option("--large-size").flatMap { Int($0) } ?? sizes.large
 Harness.withoutSearchIndex = arguments.contains("--without-search-index")
 // W1's sizes, when a loaded machine leaves no time for the 1M run.
 let insertSizes = option("--insert-sizes").map { $0.split(separator: ",").compactMap { Int($0) } } ?? sizes.insert
@@ -43,13 +47,13 @@ let implementations: [any Implementation] = [
 let workloads = Workloads(implementations: implementations, runs: runs, scratch: scratch, log: log)
 var results: [Result] = []
 
-log("generating \(sizes.large) items")
-let largeItems = Dataset.items(count: sizes.large)
+log("generating \(largeSize) items")
+let largeItems = Dataset.items(count: largeSize)
 
 if arguments.contains("--postgres") {
     let postgresResults = try PostgresWorkloads.run(insertSizes: insertSizes, items: largeItems,
                                                     queries: Dataset.pageQueries(count: sizes.queries), runs: runs,
-                                                    scratch: scratch, log: log)
+                                                    scratch: scratch, selected: selected, log: log)
     print(Report(results: postgresResults, quick: quick, runs: runs).table())
     try? FileManager.default.removeItem(at: scratch)
     exit(0)
@@ -65,17 +69,17 @@ if selected("W1") {
 // One large database serves W2, W3, W5 and W6.
 let largePath = try Harness.freshDatabase(in: scratch, name: "large.sqlite")
 if selected("W2") || selected("W3") || selected("W5") || selected("W6") || selected("W7") || selected("W8") || selected("W11") {
-    log("building the \(sizes.large)-item database")
+    log("building the \(largeSize)-item database")
     try StockroomImplementation().seed(path: largePath, items: largeItems)
 }
 
 if selected("W2") {
-    log("W2: fetch all \(sizes.large) items")
-    results += try workloads.fetchAll(path: largePath, expected: sizes.large, label: "W2 fetch \(sizes.large)")
+    log("W2: fetch all \(largeSize) items")
+    results += try workloads.fetchAll(path: largePath, expected: largeSize, label: "W2 fetch \(largeSize)")
 }
 
 if selected("W3") {
-    log("W3: page queries on \(sizes.large) items")
+    log("W3: page queries on \(largeSize) items")
     results += try workloads.pages(path: largePath, queries: Dataset.pageQueries(count: sizes.queries), label: "W3 page of 50 (per query)")
 }
 
@@ -86,13 +90,13 @@ if selected("W4") {
 
 // With --only W5,W7,W8 the fair W5 below replaces this one, and the main table is left alone.
 if let stockroomBinary, selected("W5"), only == nil {
-    log("W5: backup of the \(sizes.large)-item database")
+    log("W5: backup of the \(largeSize)-item database")
     let destination = scratch.appending(path: "backup.sqlite").path
     // A binary from before the backup command cannot run this workload: try once first.
     let hasBackup = (try? Harness.timeProcess(stockroomBinary, ["backup", destination, "--force", "--db", largePath])) != nil
     if hasBackup {
         results += try workloads.processes(
-            label: "W5 backup \(sizes.large)",
+            label: "W5 backup \(largeSize)",
             baseline: ("sqlite3 .backup", "/usr/bin/sqlite3", [largePath, ".backup '\(destination)'"]),
             candidate: ("stockroom backup", stockroomBinary, ["backup", destination, "--force", "--db", largePath]),
             repetitions: 1, before: { Harness.removeDatabase(destination) })
@@ -118,7 +122,7 @@ if let stockroomBinary, selected("W6") {
 
 // W11: search, in-process, printed as its own table (p50/p99 rather than a mean).
 if selected("W11") {
-    log("W11: items list --search TEXT --limit 20 on \(sizes.large) items")
+    log("W11: items list --search TEXT --limit 20 on \(largeSize) items")
     let repetitions = quick ? 20 : 200
     let rows = try SearchWorkload.run(path: largePath, repetitions: repetitions, log: log)
     let fileBytes = try SearchWorkload.fileSizes(path: largePath, scratch: scratch)
@@ -132,9 +136,9 @@ if let stockroomBinary, selected("W5") || selected("W7") || selected("W8") {
     let csv = scratch.appending(path: "items.csv").path
     // The one generated file every side reads: Stockroom's own export of the large database.
     _ = try transfer.measure(stockroomBinary, ["export", "--format", "csv", "-o", csv, "--db", largePath])
-    if selected("W7") { log("W7: import \(sizes.large) CSV"); transferResults += try transfer.importCSV(csv, expected: sizes.large) }
-    if selected("W8") { log("W8: export \(sizes.large)"); transferResults += try transfer.export(from: largePath, count: sizes.large) }
-    if selected("W5") { log("W5: backup + check"); transferResults += try transfer.backup(from: largePath, count: sizes.large) }
+    if selected("W7") { log("W7: import \(largeSize) CSV"); transferResults += try transfer.importCSV(csv, expected: largeSize) }
+    if selected("W8") { log("W8: export \(largeSize)"); transferResults += try transfer.export(from: largePath, count: largeSize) }
+    if selected("W5") { log("W5: backup + check"); transferResults += try transfer.backup(from: largePath, count: largeSize) }
     for result in transferResults {
         print("\(result.workload)  \(result.implementation)  best \(String(format: "%.3f", result.best)) s  worst \(String(format: "%.3f", result.worst)) s  \(String(format: "%.0f", result.peakMegabytes)) MB  \(String(format: "%.2fx", result.ratio))")
     }

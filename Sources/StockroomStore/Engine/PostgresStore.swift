@@ -119,7 +119,11 @@ final class PostgresStoreStatement: StoreStatement {
     unowned let owner: PostgresStoreConnection
     let prepared: PreparedStatement
     private var parameters: [String?] = []
+    /// The rows of the last run; it keeps `cells` valid.
     private var result: QueryResult?
+    /// `result`'s cells, read in place: a column read is libpq's own calls, with no `Row`
+    /// value or reference counting (W2 on PostgreSQL, BENCHMARKS.md).
+    private var cells: ResultCells?
     private var row = -1
 
     init(owner: PostgresStoreConnection, prepared: PreparedStatement) {
@@ -145,43 +149,53 @@ final class PostgresStoreStatement: StoreStatement {
     private func execute() throws -> QueryResult {
         let result = try prepared.query(parameters: parameters.map { $0 as any PostgresParameter })
         self.result = result
+        cells = result.cells
         row = -1
         owner.changes = result.affectedRowCount
         return result
     }
 
     func step() throws -> Bool {
-        let rows = try result ?? execute()
+        if result == nil { _ = try execute() }
         row += 1
-        return row < rows.count
+        return row < (cells?.rowCount ?? 0)
     }
 
     func run() throws { _ = try execute() }
 
+    var knownRowCount: Int? { cells?.rowCount }
+
     func reset() {
         result = nil
+        cells = nil
         row = -1
     }
 
     // MARK: Columns
 
-    private var current: Row? {
-        guard let result, row >= 0, row < result.count else { return nil }
-        return result[row]
+    /// Column `index` of the current row in place, nil for NULL or when there is no current row.
+    @inline(__always)
+    private func bytes(at index: Int) -> UnsafeBufferPointer<UInt8>? {
+        guard let cells, row >= 0, row < cells.rowCount else { return nil }
+        return cells.bytes(row: row, column: index)
     }
 
     var columnCount: Int { result?.columnCount ?? 0 }
     func columnName(at index: Int) -> String { result?.columnName(at: index) ?? "" }
-    func isNull(at index: Int) -> Bool { current?.isNull(at: index) ?? true }
-    func optionalText(at index: Int) -> String? { current?.text(at: index) }
+
+    func isNull(at index: Int) -> Bool {
+        guard let cells, row >= 0, row < cells.rowCount else { return true }
+        return cells.isNull(row: row, column: index)
+    }
+
+    func optionalText(at index: Int) -> String? { bytes(at: index).map { String(decoding: $0, as: UTF8.self) } }
     func text(at index: Int) -> String { optionalText(at: index) ?? "" }
-    func optionalInt(at index: Int) -> Int? { current?.integer(at: index) }
+    func optionalInt(at index: Int) -> Int? { bytes(at: index).flatMap(ResultCells.decimalInteger) }
     func int(at index: Int) -> Int { optionalInt(at: index) ?? 0 }
 
     func withText<T>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
         // In place, as SQLite's column text is read: NULL reads as no bytes, as there.
-        if let current, let read = try current.withBytes(at: index, body) { return read }
-        return try body(UnsafeBufferPointer(start: nil, count: 0))
+        try body(bytes(at: index) ?? UnsafeBufferPointer(start: nil, count: 0))
     }
 
     func describeColumn(at index: Int) -> String {

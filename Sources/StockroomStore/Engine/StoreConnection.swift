@@ -43,6 +43,10 @@ protocol StoreStatement: ParameterSink, ColumnSource {
     func step() throws -> Bool
     func run() throws
     func reset()
+    /// After the first `step`, how many rows the query returns when the engine already knows
+    /// (PostgreSQL holds the whole result), so a caller can reserve room once; nil on SQLite,
+    /// which makes each row as it is stepped to.
+    var knownRowCount: Int? { get }
 }
 
 /// What differs between the engines' SQL beyond parameter spelling.
@@ -111,6 +115,9 @@ extension ColumnSource {
 }
 
 extension SQLiteCore.Statement: StoreStatement {
+    @inline(__always)
+    var knownRowCount: Int? { nil }
+
     func describeColumn(at index: Int) -> String {
         value(at: index).debugDescription
     }

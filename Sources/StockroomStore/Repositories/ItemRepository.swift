@@ -313,6 +313,7 @@ struct ItemRecords<Connection: StoreConnection> {
         try connection.withStatement("SELECT \(ItemRepository.columns) FROM items") { statement in
             var items: [Item] = []
             while try statement.step() {
+                if items.isEmpty, let total = statement.knownRowCount { items.reserveCapacity(total) }
                 items.append(try ItemRepository.decode(statement))
             }
             return items

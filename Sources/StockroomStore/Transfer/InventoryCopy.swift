@@ -110,6 +110,7 @@ public enum InventoryCopy {
 
         progress(.indexing)
         try destination.create(indexes)
+        try destination.analyzeLoadedTables()
 
         var readBack: [Table: TableDigest] = [:]
         readBack[.items] = try destination.verify(CopiedItem.self, total: written[.items]!.rows, progress: progress)
@@ -343,6 +344,18 @@ private struct Destination {
         for index in indexes { try execute(index.sql) }
     }
 
+    /// Gives PostgreSQL's planner statistics on the tables just loaded, as a bulk load should
+    /// ("Populating a Database" in PostgreSQL's manual). Without them the verification's
+    /// keyset page on `item_events`, `(item_id, version) > ($1, $2)`, is planned as a
+    /// sequential scan and a sort of every remaining row, page after page: quadratic in the
+    /// history's size (BENCHMARKS.md, `copy` into PostgreSQL). Runs inside the copy's
+    /// transaction, where ANALYZE sees its own uncommitted rows. Nothing on SQLite, whose
+    /// pages follow the primary key without statistics.
+    func analyzeLoadedTables() throws {
+        guard case .postgres = engine else { return }
+        try execute("ANALYZE \(InventoryCopy.Table.allCases.map(\.rawValue).joined(separator: ", "))")
+    }
+
     /// Writes every row of `Row`'s table from `source`: COPY into PostgreSQL, one prepared
     /// INSERT into SQLite.
     func load<Row: CopiedRow>(_ type: Row.Type, from source: Source, total: Int,
@@ -351,11 +364,14 @@ private struct Destination {
         let checksum = RowChecksum()
         var rows = 0
         progress(.copying(table, rows: 0, total: total))
+        func counted() {
+            rows += 1
+            if rows % 10_000 == 0 { progress(.copying(table, rows: rows, total: total)) }
+        }
         func wrote(_ row: Row) throws {
             try row.bind(to: checksum)
             checksum.endRow()
-            rows += 1
-            if rows % 10_000 == 0 { progress(.copying(table, rows: rows, total: total)) }
+            counted()
         }
         switch engine {
         case .sqlite(let database):
@@ -368,11 +384,12 @@ private struct Destination {
             }
         case .postgres(let store):
             try store.connection.copyIn("COPY \(Row.table) (\(Row.columns.list)) FROM STDIN") { writer in
-                let fields = CopyFields(writer)
+                // Bound once: each value goes to the COPY and into the checksum together.
+                let fields = CopyFields(writer, checksum: checksum)
                 try source.forEach(type) { row in
                     try row.bind(to: fields)
                     try fields.endRow()
-                    try wrote(row)
+                    counted()
                 }
             }
         }
@@ -411,12 +428,17 @@ private func quoted(_ name: String) -> String {
 }
 
 /// The fields of one COPY row, bound as a statement's parameters are: codecs bind in column
-/// order, so each value is the next field.
+/// order, so each value is the next field. Each value also goes into `checksum`, as binding the
+/// row to the checksum would put it, so a row is bound (and its id formatted) once.
 private final class CopyFields: ParameterSink {
     let writer: CopyWriter
+    let checksum: RowChecksum
     private var next = 0
 
-    init(_ writer: CopyWriter) { self.writer = writer }
+    init(_ writer: CopyWriter, checksum: RowChecksum) {
+        self.writer = writer
+        self.checksum = checksum
+    }
 
     @inline(__always)
     private func field(_ index: Int) {
@@ -427,32 +449,40 @@ private final class CopyFields: ParameterSink {
     func bind(_ value: String, at index: Int) throws {
         field(index)
         var text = value
-        text.withUTF8 { writer.writeField($0) }
+        try text.withUTF8 { bytes in
+            writer.writeField(bytes)
+            // The checksum reads a String as its UTF-8 text (RowChecksum.bind).
+            try checksum.bindText(bytes, at: index)
+        }
     }
 
     func bind(_ value: Int, at index: Int) throws {
         field(index)
-        var text = String(value)
-        text.withUTF8 { writer.writeField($0) }
+        writer.writeField(value)
+        try checksum.bind(value, at: index)
     }
 
     func bindText(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) throws {
         field(index)
         writer.writeField(bytes)
+        try checksum.bindText(bytes, at: index)
     }
 
     func bindStatic(_ value: StaticString, at index: Int) throws {
         field(index)
         writer.writeField(UnsafeBufferPointer(start: value.utf8Start, count: value.utf8CodeUnitCount))
+        try checksum.bindStatic(value, at: index)
     }
 
     func bindNull(at index: Int) throws {
         field(index)
         writer.writeNullField()
+        try checksum.bindNull(at: index)
     }
 
     func endRow() throws {
         next = 0
+        checksum.endRow()
         try writer.endRow()
     }
 }
