@@ -318,6 +318,38 @@ import Testing
         #expect(check.status == 0, "\(check)")
     }
 
+    /// A bulk load into a new file (statement journals in memory, BENCHMARKS.md issue 20) keeps
+    /// the history exactly as the triggers write it, and leaves the guard on hand-written events.
+    @Test func aBulkImportIntoANewFileRecordsOneAddedEventPerRowInFileOrder() throws {
+        let database = CLIDatabase()
+        let file = database.directory.path("bulk.csv")
+        let count = 5_000
+        var csv = "id,name,color,status,quantity,is_on_back_order,created_at,updated_at\n"
+        for index in 1...count {
+            let id = String(format: "%08x-0000-7000-8000-%012x", index, index)
+            let status = index % 4 == 0 ? "out_of_stock,,\(index % 8 / 4)" : "in_stock,\(index % 50 + 1),"
+            csv += "\(id),Item \(index),\(index % 2 == 0 ? "red" : ""),\(status),2026-11-23T12:00:00.000Z,2026-11-24T12:00:00.000Z\n"
+        }
+        try write(Array(csv.utf8), to: file)
+        let result = try database.stockroom("import", file)
+        #expect(result.status == 0, "\(result)")
+        // Every event is the 'added' of its row, at positions 1…N in the file's (id) order.
+        #expect(try database.sqlite3("""
+            SELECT count(*), min(position), max(position) FROM item_events AS e JOIN items AS i ON i.id = e.item_id
+            WHERE e.version = 1 AND e.kind = 'added' AND e.recorded_at = i.updated_at AND e.to_name = i.name
+              AND e.to_color IS i.color AND e.to_status = i.status AND e.to_quantity IS i.quantity
+              AND e.to_is_on_back_order IS i.is_on_back_order
+              AND e.position = (SELECT count(*) FROM items AS earlier WHERE earlier.id <= i.id);
+            """) == "\(count)|1|\(count)")
+        #expect(try database.sqlite3("SELECT count(*) FROM item_events;") == "\(count)")
+        #expect(try database.stockroom("check").status == 0)
+        // The guard still refuses an event that does not follow on.
+        let before = try DatabaseSnapshot.of(database.path)
+        let refused = try Processes.sqlite3(database.path, "INSERT INTO item_events (item_id, version, kind, recorded_at, position) VALUES ('00000001-0000-7000-8000-000000000001', 3, 'deleted', '2030-01-01T00:00:00.000Z', \(count + 1));")
+        #expect(refused.status != 0 && refused.stderr.contains("version must be the item's latest version + 1"), "\(refused)")
+        #expect(try DatabaseSnapshot.of(database.path) == before)
+    }
+
     @Test func anIDWhoseItemWasDeletedIsABadRow() throws {
         let database = try seeded()
         let file = database.directory.path("items.csv")

@@ -85,6 +85,16 @@ public struct ItemImport {
             let lookup = try database.map { try $0.prepare(ItemImport.lookupSQL) }
             return try load(descriptor, lookup: lookup, writer: nil as RowWriter?, progress: progress)
         }
+        // Each row's INSERT fires the history triggers, so it writes three B-trees and may
+        // abort (RAISE, CHECKs): SQLite gives every such statement a statement journal. With
+        // the default temp_store, once one statement's journal passes 64 KiB it becomes a temp
+        // file that every later statement of the transaction rewrites with pwrite(2): ten
+        // system calls a row, 2M for 200k rows (BENCHMARKS.md, issue 20). SQLite decides where
+        // statement journals live when the write transaction begins, so memory is asked for
+        // before it; a statement's journal holds only the pages that one row touched.
+        let temporaryStorage = try database.withStatement("PRAGMA temp_store") { try $0.step() ? $0.int(at: 0) : 0 }
+        try database.execute("PRAGMA temp_store = MEMORY")
+        defer { try? database.execute("PRAGMA temp_store = \(temporaryStorage)") }
         return try database.writeTransaction {
             let before = try ItemRepository(database: database).count()
             let rebuild = before == 0 ? try IndexRebuild(database: database) : nil
