@@ -103,8 +103,17 @@ public enum DatabaseFile {
         try refuse(inspection, path: path, runner: MigrationRunner(database: database, migrations: migrations), accepting: [])
         // What a killed first create left beside the file: housekeeping, never a reason to fail.
         try? DurableFile.removeStaleTemporaries(of: path)
-        if inspection.isNew { try giveEmptyFileAHeader(database) }
-        try database.prepareForWriting()
+        if inspection.isNew {
+            // A new file is written whatever the command does next (its header, then the
+            // migrations), so it is switched to WAL now, as a file made by `createWhole` is.
+            try giveEmptyFileAHeader(database)
+            try database.prepareForWriting()
+        } else {
+            // An existing file in a rollback-journal mode keeps it until a committed change:
+            // switching it here, before the command's transaction, changed the file of a
+            // command refused inside it (see `Database.prepareForWritingOnFirstChange`).
+            try database.prepareForWritingOnFirstChange()
+        }
         let pending = migrations.migrations.filter { $0.version > inspection.version && $0.version <= target ?? .max }
         if !pending.isEmpty {
             try MigrationRunner(database: database, migrations: migrations).migrate(upTo: target, onApplied: onApplied)
