@@ -10,8 +10,11 @@ import StockroomMigrations
 ///   it byte-identical.
 /// - Writing inspects the file before the first byte is written (its tables, its applied
 ///   migrations) and refuses a foreign file, a database from a newer Stockroom or one whose
-///   migrations were edited while the file is still untouched; only then does it switch the
-///   file to WAL and apply pending migrations.
+///   migrations were edited while the file is still untouched; only then does it apply
+///   pending migrations. An existing file in a rollback-journal mode (restored, or made by
+///   another tool) is switched to WAL only once a write transaction has committed a change
+///   (`Database.prepareForWritingOnFirstChange`): a command refused inside its transaction
+///   rolls back and leaves the file byte-identical, journal mode included.
 /// - A missing file is created whole: the migrations run in a temporary file beside it, which
 ///   is hard-linked into place only when complete, so a failed first command (a full disk, a
 ///   failing migration) leaves nothing behind, and processes racing to create the file never
