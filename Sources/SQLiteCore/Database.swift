@@ -58,6 +58,9 @@ public final class Database {
     public let busyTimeoutMilliseconds: Int32
     let handle: OpaquePointer
     private var statementCache: [String: Statement] = [:]
+    /// Set by ``prepareForWritingOnFirstChange()`` on a file still in a rollback-journal mode,
+    /// until a committed write transaction that changed rows has switched it to WAL.
+    var switchesToWriteAheadLogAfterChange = false
 
     /// Opens (and, with `.readWriteCreate`, creates) the database at `path`.
     ///
@@ -129,6 +132,36 @@ public final class Database {
             }
         }
         try execute("PRAGMA synchronous = FULL")
+    }
+
+    /// Makes the connection ready to write without writing anything yet, for a command that
+    /// may still be refused: `synchronous=FULL` now, and a file in a rollback-journal mode
+    /// (`DELETE`, `TRUNCATE`, `PERSIST`: restored or made by another tool) keeps that mode
+    /// until a ``writeTransaction(_:)`` of this connection has committed a change to rows;
+    /// only then is it switched to WAL, as ``prepareForWriting()`` does.
+    ///
+    /// Why not at once: the switch rewrites the file's header (and leaves a `-wal`), so a
+    /// command refused inside its transaction (an id that matches nothing, an import with a bad
+    /// row), which rolls back, would still have changed the file. Until the switch the
+    /// connection writes through a rollback journal, which is as safe for several processes,
+    /// only less concurrent: `BEGIN IMMEDIATE` waits for the write lock on the busy handler,
+    /// and COMMIT waits there for readers to let go. Other connections see the switch in the
+    /// file's header at their next transaction and follow it.
+    public func prepareForWritingOnFirstChange() throws {
+        let mode = try withStatement("PRAGMA journal_mode") { try $0.step() ? $0.text(at: 0).lowercased() : "" }
+        switchesToWriteAheadLogAfterChange = mode != "wal" && mode != "memory"
+        try execute("PRAGMA synchronous = FULL")
+    }
+
+    /// After a committed change on a connection opened with ``prepareForWritingOnFirstChange()``:
+    /// switches the file to WAL. The change is already durable, so a switch that does not
+    /// happen (other processes keep the file locked past the busy timeout) is not the
+    /// command's failure: the file stays in its rollback journal, which is safe, and the next
+    /// committed change tries again.
+    func switchToWriteAheadLogAfterChange() {
+        guard switchesToWriteAheadLogAfterChange else { return }
+        guard (try? prepareForWriting()) != nil else { return }
+        switchesToWriteAheadLogAfterChange = false
     }
 
     /// Runs `body` again, after a short pause that grows from 1 to 25 ms, for as long as it

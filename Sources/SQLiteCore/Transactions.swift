@@ -12,9 +12,16 @@ extension Database {
     ///
     /// - Throws: whatever `body` throws, or ``SQLiteError``. A COMMIT that fails with an I/O
     ///   error throws an error whose `isCommitOutcomeUnknown` is true.
+    ///
+    /// On a connection opened with ``prepareForWritingOnFirstChange()``, a committed transaction
+    /// that changed rows then switches the file to WAL; one that rolled back, or changed no row,
+    /// leaves the file's journal mode alone.
     public func writeTransaction<T>(_ body: () throws -> T) throws -> T {
         try withStatement("BEGIN IMMEDIATE") { try $0.run() }
-        return try finishTransaction(body)
+        let changesBefore = sqlite3_total_changes64(handle)
+        let result = try finishTransaction(body)
+        if sqlite3_total_changes64(handle) != changesBefore { switchToWriteAheadLogAfterChange() }
+        return result
     }
 
     /// Runs `body` in a deferred (read) transaction, so several queries see one snapshot.

@@ -11,8 +11,11 @@ import StockroomMigrations
 ///   it byte-identical.
 /// - Writing inspects the file before the first byte is written (its tables, its applied
 ///   migrations) and refuses a foreign file, a database from a newer Stockroom or one whose
-///   migrations were edited while the file is still untouched; only then does it switch the
-///   file to WAL and apply pending migrations.
+///   migrations were edited while the file is still untouched; only then does it apply
+///   pending migrations. An existing file in a rollback-journal mode (restored, or made by
+///   another tool) is switched to WAL only once a write transaction has committed a change
+///   (`Database.prepareForWritingOnFirstChange`): a command refused inside its transaction
+///   rolls back and leaves the file byte-identical, journal mode included.
 /// - A missing file is created whole: the migrations run in a temporary file beside it, which
 ///   is hard-linked into place only when complete, so a failed first command (a full disk, a
 ///   failing migration) leaves nothing behind, and processes racing to create the file never
@@ -104,8 +107,17 @@ public enum DatabaseFile {
         try refuse(inspection, path: path, runner: MigrationRunner(database: database, migrations: migrations), accepting: [])
         // What a killed first create left beside the file: housekeeping, never a reason to fail.
         try? DurableFile.removeStaleTemporaries(of: path)
-        if inspection.isNew { try giveEmptyFileAHeader(database) }
-        try database.prepareForWriting()
+        if inspection.isNew {
+            // A new file is written whatever the command does next (its header, then the
+            // migrations), so it is switched to WAL now, as a file made by `createWhole` is.
+            try giveEmptyFileAHeader(database)
+            try database.prepareForWriting()
+        } else {
+            // An existing file in a rollback-journal mode keeps it until a committed change:
+            // switching it here, before the command's transaction, changed the file of a
+            // command refused inside it (see `Database.prepareForWritingOnFirstChange`).
+            try database.prepareForWritingOnFirstChange()
+        }
         let pending = migrations.migrations.filter { $0.version > inspection.version && $0.version <= target ?? .max }
         if !pending.isEmpty {
             try MigrationRunner(database: database, migrations: migrations).migrate(upTo: target, onApplied: onApplied)
