@@ -7,7 +7,9 @@
 # started here). Safe to run again: it installs only what is missing.
 set -euo pipefail
 
-packages=(libsqlite3-dev sqlite3 pkg-config util-linux libpq-dev)
+# For `stockroom serve`'s browser tests: Debian's chromium (Playwright drives it; it never
+# downloads a browser of its own) and pip to install Playwright from PyPI.
+packages=(libsqlite3-dev sqlite3 pkg-config util-linux libpq-dev chromium python3-pip)
 # The server: Debian 12's version (postgresql-15) when the archive has it, else the
 # distribution's default through the `postgresql` metapackage.
 if apt-cache show postgresql-15 >/dev/null 2>&1; then
@@ -40,5 +42,12 @@ fi
 # tests find them with pg_config --bindir or that folder, or STOCKROOM_PG_BINDIR.
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || [ -n "${STOCKROOM_PG_BINDIR:-}" ] \
     || { echo "setup: no PostgreSQL server programs found under /usr/lib/postgresql/*/bin" >&2; exit 1; }
+
+# Playwright for Python (Tests/Browser/web_test.py), from PyPI, for the python3 on PATH.
+if ! python3 -c "import playwright" >/dev/null 2>&1; then
+    echo "setup: installing playwright (PyPI)" >&2
+    python3 -m pip install --quiet playwright 2>/dev/null \
+        || python3 -m pip install --quiet --break-system-packages playwright
+fi
 
 command -v swift >/dev/null || { echo "setup: swift is not on PATH (expected the Swift 6 toolchain, e.g. /opt/swift/usr/bin)" >&2; exit 1; }

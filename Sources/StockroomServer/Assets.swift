@@ -25,6 +25,7 @@ enum Assets {
         .actions { display: flex; flex-wrap: wrap; gap: .5rem; margin: 1rem 0; }
         .changed { background: #f5a62333; }
         pre { white-space: pre-wrap; }
+        .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
         @media (max-width: 40rem) { input[type=text], input:not([type]), input[type=search] { width: 100%; } th, td { padding: .25rem; } }
         """
 
@@ -50,7 +51,7 @@ enum Assets {
               })
               .catch(function () {})
               .then(function () { busy = false; });
-          }, 700);
+          }, 500);
         })();
         """
 
