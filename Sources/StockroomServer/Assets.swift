@@ -18,7 +18,7 @@ enum Assets {
         input, select, button { font: inherit; padding: .35rem .5rem; max-width: 100%; }
         input[type=text], input:not([type]), input[type=search] { width: 24rem; }
         fieldset { border: 1px solid #8886; margin: 1rem 0; }
-        .filters { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; }
+        .filters { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; margin-bottom: 1rem; }
         .filters .field { margin: 0; }
         .error { color: var(--error); font-weight: 600; }
         .notice { font-weight: 600; }
