@@ -43,11 +43,14 @@ fi
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || [ -n "${STOCKROOM_PG_BINDIR:-}" ] \
     || { echo "setup: no PostgreSQL server programs found under /usr/lib/postgresql/*/bin" >&2; exit 1; }
 
-# Playwright for Python (Tests/Browser/web_test.py), from PyPI, for the python3 on PATH.
-if ! python3 -c "import playwright" >/dev/null 2>&1; then
-    echo "setup: installing playwright (PyPI)" >&2
-    python3 -m pip install --quiet playwright 2>/dev/null \
-        || python3 -m pip install --quiet --break-system-packages playwright
-fi
+# From PyPI, for the python3 on PATH: Playwright (Tests/Browser/web_test.py drives Debian's
+# chromium with it) and schemathesis (ServeAPIFuzzTests fuzzes the API from its OpenAPI document).
+for module in playwright schemathesis; do
+    if ! python3 -c "import $module" >/dev/null 2>&1; then
+        echo "setup: installing $module (PyPI)" >&2
+        python3 -m pip install --quiet "$module" 2>/dev/null \
+            || python3 -m pip install --quiet --break-system-packages "$module"
+    fi
+done
 
 command -v swift >/dev/null || { echo "setup: swift is not on PATH (expected the Swift 6 toolchain, e.g. /opt/swift/usr/bin)" >&2; exit 1; }

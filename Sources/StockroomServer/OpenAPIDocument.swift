@@ -151,7 +151,10 @@ enum OpenAPIDocument {
                       "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Draft"}}}},
               "400": {"$ref": "#/components/responses/Problem"},
               "404": {"$ref": "#/components/responses/Problem"},
-              "415": {"$ref": "#/components/responses/Problem"}
+              "413": {"$ref": "#/components/responses/Problem"},
+              "415": {"$ref": "#/components/responses/Problem"},
+              "422": {"$ref": "#/components/responses/Problem"},
+              "503": {"$ref": "#/components/responses/Busy"}
             }
           }
         },
@@ -165,15 +168,18 @@ enum OpenAPIDocument {
                                                           "application/json": {"schema": {"$ref": "#/components/schemas/ItemPatch"}}}},
             "responses": {"200": {"description": "The draft", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Draft"}}}},
                           "400": {"$ref": "#/components/responses/Problem"}, "404": {"$ref": "#/components/responses/Problem"},
-                          "415": {"$ref": "#/components/responses/Problem"}, "422": {"$ref": "#/components/responses/Problem"}}
+                          "413": {"$ref": "#/components/responses/Problem"}, "415": {"$ref": "#/components/responses/Problem"},
+                          "422": {"$ref": "#/components/responses/Problem"}, "503": {"$ref": "#/components/responses/Busy"}}
           },
-          "delete": {"summary": "Cancel the draft", "responses": {"204": {"description": "Cancelled"}, "400": {"$ref": "#/components/responses/Problem"}, "404": {"$ref": "#/components/responses/Problem"}}}
+          "delete": {"summary": "Cancel the draft", "responses": {"204": {"description": "Cancelled"}, "400": {"$ref": "#/components/responses/Problem"},
+                                                                   "404": {"$ref": "#/components/responses/Problem"}, "503": {"$ref": "#/components/responses/Busy"}}}
         },
         "/api/drafts/{id}/save": {
           "parameters": [{"$ref": "#/components/parameters/DraftID"}],
           "post": {"summary": "Save the draft as a new item", "responses": {
             "201": {"description": "Saved", "headers": {"Location": {"schema": {"type": "string"}}}, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Item"}}}},
-            "400": {"$ref": "#/components/responses/Problem"}, "404": {"$ref": "#/components/responses/Problem"}, "422": {"$ref": "#/components/responses/Problem"}}}
+            "400": {"$ref": "#/components/responses/Problem"}, "404": {"$ref": "#/components/responses/Problem"}, "422": {"$ref": "#/components/responses/Problem"},
+            "503": {"$ref": "#/components/responses/Busy"}}}
         },
         "/api/drafts/{id}/wizard": {
           "parameters": [{"$ref": "#/components/parameters/DraftID"}],
@@ -192,8 +198,10 @@ enum OpenAPIDocument {
               "201": {"description": "Saved", "headers": {"Location": {"schema": {"type": "string"}}}, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/WizardEnd"}}}},
               "400": {"$ref": "#/components/responses/Problem"},
               "404": {"$ref": "#/components/responses/Problem"},
+              "413": {"$ref": "#/components/responses/Problem"},
               "415": {"$ref": "#/components/responses/Problem"},
-              "422": {"description": "The answer was not taken: the same step, with the reason", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/WizardStep"}}}}
+              "422": {"description": "The answer was not taken: the same step, with the reason", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/WizardStep"}}}},
+              "503": {"$ref": "#/components/responses/Busy"}
             }
           }
         }
@@ -201,9 +209,9 @@ enum OpenAPIDocument {
       "components": {
         "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer", "description": "Required when the server is bound to anything but loopback: the token printed in its URL."}},
         "parameters": {
-          "ItemID": {"name": "id", "in": "path", "required": true, "schema": {"type": "string"}, "description": "The id, or a unique prefix of at least 4 characters."},
-          "DraftID": {"name": "id", "in": "path", "required": true, "schema": {"type": "string"}, "description": "The draft's id, or a unique prefix of at least 4 characters."},
-          "IfMatch": {"name": "If-Match", "in": "header", "required": true, "schema": {"type": "string"}, "description": "The ETag last read, e.g. \"3\"."},
+          "ItemID": {"name": "id", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[0-9A-Fa-f-]{4,36}$"}, "description": "The id, or a unique prefix of at least 4 characters."},
+          "DraftID": {"name": "id", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[0-9A-Fa-f-]{4,36}$"}, "description": "The draft's id, or a unique prefix of at least 4 characters."},
+          "IfMatch": {"name": "If-Match", "in": "header", "required": true, "schema": {"type": "string", "pattern": "^(W/)?\"[0-9]{1,9}\"$"}, "description": "The ETag last read, e.g. \"3\"."},
           "Step": {"name": "step", "in": "query", "schema": {"$ref": "#/components/schemas/StepName"}}
         },
         "responses": {
