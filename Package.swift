@@ -99,7 +99,8 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
-        .testTarget(name: "CLITests", dependencies: ["StockroomTestSupport", "stockroom", "StockroomStore", "StockroomMigrations", "SQLiteCore", "PostgresCore"]),
+        .testTarget(name: "CLITests", dependencies: ["StockroomTestSupport", "stockroom", "StockroomStore", "StockroomMigrations", "SQLiteCore", "PostgresCore",
+                                                   .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         // The system's libpq headers (Debian: libpq-dev), beside CSQLite: no Swift wrapper
         // package. Headers only: no `link`, and no pkgConfig, whose `--libs` would link libpq

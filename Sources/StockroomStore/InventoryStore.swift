@@ -19,8 +19,9 @@ public final class InventoryStore {
     }
 
     let engine: Engine
-    /// The SQLite connection, for the work only SQLite does yet (import, export, check); nil
-    /// on PostgreSQL. Use ``write(_:)`` and ``read(_:)`` for transactions that span repositories.
+    /// The SQLite connection when the inventory is a file, nil on a server: for the callers
+    /// that still open an import's transaction on the file themselves. Use ``write(_:)`` and
+    /// ``read(_:)`` for transactions that span repositories.
     public var database: Database? {
         if case .sqlite(let database) = engine { return database }
         return nil

@@ -148,8 +148,9 @@ enum Failure {
         }
     }
 
-    /// PostgreSQL's errors on the same codes as SQLite's: a refused write is bad data (65), an
-    /// unreachable server or a lost connection is temporary (75), like a database locked too long.
+    /// `copy`'s own refusals: the same database on both sides is a usage error, a missing
+    /// source is not found, a non-empty destination would be overwritten, and rows read back
+    /// that differ from the source are an I/O failure (nothing was committed).
     private static func code(for error: CopyError) -> Code {
         switch error {
         case .sameDatabase: .usage

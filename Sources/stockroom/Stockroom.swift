@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// The `stockroom` command: an inventory kept in a local SQLite file.
+/// The `stockroom` command: an inventory kept in a local SQLite file or in a PostgreSQL database.
 struct Stockroom: ParsableCommand {
     /// What parsing needs, and no more: the exit codes in the discussion and the full version
     /// line are added by ``completeForDisplay()`` only when help or the version is printed,
@@ -9,7 +9,7 @@ struct Stockroom: ParsableCommand {
     /// `items list --limit 20 --format json`); kept lazy, +42k (+0.16%).
     nonisolated(unsafe) static var configuration = CommandConfiguration(
         commandName: "stockroom",
-        abstract: "Keep an inventory of items in a local SQLite file.",
+        abstract: "Keep an inventory of items in a local SQLite file or a PostgreSQL database.",
         discussion: introduction,
         // Only needs to be non-empty here for ArgumentParser to offer --version.
         version: StockroomVersion.number,
