@@ -142,3 +142,38 @@ final class ErrorList: @unchecked Sendable {
     func add(_ text: String) { lock.withLock { items.append(text) } }
     var all: [String] { lock.withLock { items } }
 }
+
+extension ServeCommandTests {
+    @Test("SIGTERM while a request waits on a locked database: the stop is bounded, exit 0, nothing written")
+    func boundedStop() throws {
+        let database = CLIDatabase()
+        try database.stockroom("items", "add", "--name", "First")
+        // Another process holds the write lock for as long as the test wants.
+        let holder = try BackgroundProcess("/usr/bin/sqlite3", [database.path])
+        holder.write("BEGIN IMMEDIATE; SELECT 'locked';\n")
+        #expect(holder.readLine() == "locked")
+        let server = try BackgroundProcess(Processes.stockroomPath, ["serve", "--db", database.path, "--port", "0", "--busy-timeout", "600"])
+        let url = try #require(server.readLine())
+        let port = Int(url.split(separator: ":").last?.prefix { $0.isNumber } ?? "") ?? 0
+        let answered = DispatchSemaphore(value: 0), sent = DispatchSemaphore(value: 0)
+        let body = #"{"name":"Waiting","status":{"case":"inStock","quantity":1}}"#
+        let request = "POST /api/items HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+        Thread {
+            _ = try? RawHTTP.exchange(port: port, Array(request.utf8), onSent: { sent.signal() })
+            answered.signal()
+        }.start()
+        sent.wait()
+        // A whole request and answer on another connection after the POST was sent: the server
+        // has read the POST, which now waits for the lock.
+        #expect(try RawHTTP.request(port: port, "GET", "/api/items").status == 200)
+        kill(server.processIdentifier, SIGTERM)
+        let stopped = server.wait()
+        answered.wait()
+        #expect(stopped.status == 0)
+        #expect(stopped.stderr.contains("abandoned, uncommitted"), "\(stopped.stderr)")
+        holder.write("ROLLBACK;\n")
+        _ = holder.wait()
+        let names = try database.stockroom("items", "list", "--format", "json")
+        #expect(names.stdout.contains("First") && !names.stdout.contains("Waiting"))
+    }
+}

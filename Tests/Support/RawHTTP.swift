@@ -13,6 +13,12 @@ public enum RawHTTP {
     /// Sends `request` (already formatted) to 127.0.0.1:`port` and reads until the server
     /// closes the connection; nil status when the answer is not HTTP.
     public static func exchange(port: Int, _ request: [UInt8]) throws -> [UInt8] {
+        try exchange(port: port, request, onSent: {})
+    }
+
+    /// As ``exchange(port:_:)``, calling `onSent` once the whole request is on the connection
+    /// (before the answer is read): a test that must act while the request is in flight.
+    public static func exchange(port: Int, _ request: [UInt8], onSent: () -> Void) throws -> [UInt8] {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw RawHTTPError(description: "socket: \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
@@ -34,6 +40,7 @@ public enum RawHTTP {
         }
         // Half-close: the server sees the request end here, as from a client that hung up.
         shutdown(descriptor, Int32(SHUT_WR))
+        onSent()
         var answer: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {

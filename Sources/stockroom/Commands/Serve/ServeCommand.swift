@@ -66,6 +66,7 @@ struct ServeCommand: ParsableCommand {
         let busyTimeout = database.busyTimeoutMilliseconds
         let outcome = ServeOutcome()
         let done = DispatchSemaphore(value: 0)
+        let watchdog = ShutdownWatchdog(seconds: ServeCommand.shutdownSeconds)
         Task {
             let result = await Result {
                 let pool = try await StockroomServer.openPool(location: location, busyTimeoutMilliseconds: busyTimeout, readOnly: configuration.readOnly)
@@ -83,6 +84,7 @@ struct ServeCommand: ParsableCommand {
             done.signal()
         }
         done.wait()
+        watchdog.cancel()
         if case .failure(let error) = outcome.result {
             guard outcome.isListening || StoreFailure.of(error) != nil || error is StoreError else {
                 // The pool opened, so the database is fine: the address could not be bound.
@@ -91,6 +93,10 @@ struct ServeCommand: ParsableCommand {
             throw error
         }
     }
+
+    /// How long SIGTERM or SIGINT waits for the requests in flight before the process exits
+    /// anyway (a request waiting on a busy database could otherwise hold it for --busy-timeout).
+    static let shutdownSeconds = 10
 
     /// The token: none on loopback, else the file's (trimmed) or a new one.
     private func token() throws -> String? {
@@ -108,6 +114,34 @@ struct ServeCommand: ParsableCommand {
             return token
         }
         return ServerConfiguration.isLoopback(host) ? nil : ServerConfiguration.generatedToken()
+    }
+}
+
+/// Bounds the graceful stop: the server stops accepting at SIGTERM or SIGINT and lets the
+/// requests in flight finish; past `seconds`, the process exits 0 anyway. A write cut off
+/// there was never committed (the engine rolls it back), and its client saw no success.
+final class ShutdownWatchdog {
+    private let sources: [any DispatchSourceSignal]
+
+    init(seconds: Int) {
+        sources = [SIGTERM, SIGINT].map { number in
+            // Hummingbird's own handler ignores the default action too; a dispatch source
+            // only sees a signal whose default action is off.
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds)) {
+                    FileHandle.standardError.write(Data("serve: requests still running \(seconds) s after the signal were abandoned, uncommitted\n".utf8))
+                    exit(0)
+                }
+            }
+            source.resume()
+            return source
+        }
+    }
+
+    func cancel() {
+        for source in sources { source.cancel() }
     }
 }
 
