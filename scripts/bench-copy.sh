@@ -47,8 +47,7 @@ SELECT printf('%08x-0000-7000-8000-%012x', i, i), 'Item ' || i,
        CASE WHEN i % 4 = 0 THEN i % 8 / 4 END,
        '2026-11-23T12:00:00.000Z', '2026-11-23T12:00:00.000Z'
 FROM n;
-INSERT INTO item_events (item_id, version, recorded_at, kind, to_name, to_color, to_status, to_quantity, to_is_on_back_order)
-SELECT id, 1, updated_at, 'added', name, color, status, quantity, is_on_back_order FROM items;
+-- (The database records each item's version 1 itself: migration 0004's triggers.)
 COMMIT;
 SQL
 

@@ -9,15 +9,26 @@
 #
 # Each run writes DIR/stockroom-YYYYmmddTHHMMSSZ.sqlite (UTC): `stockroom backup` to a hidden
 # partial name, `stockroom check` on it, then a rename to the final name, so a file under that
-# name has always passed the check. Only then are the oldest backups beyond N deleted. A run that
-# fails deletes no older backup and removes its own partial output. Two runs on the same DIR
-# never overlap: the second exits at once. Every run prints exactly one line on stderr.
+# name has always passed the check, or is a faithful copy of a database that breaks a rule (below).
+# Only then are the oldest backups beyond N deleted. A run that fails deletes no older backup and
+# removes its own partial output. Two runs on the same DIR never overlap: the second exits at
+# once. Every run prints exactly one line on stderr.
+#
+# A backup that fails the check is judged against its source: when `stockroom check` of the
+# database itself reports exactly the same problems (rows that break a rule, say, written around
+# Stockroom), the backup is a faithful copy of that database and is KEPT (a copy of a database
+# with a problem is still the only copy of its data): the log says how many problems the
+# database has and which `stockroom check` command lists them, and the run exits 4. A damaged
+# backup (check exit 74), or one whose problems differ from its source's (the copy differs, or
+# the source changed meanwhile; the next run tries again), is removed: exit 2.
 #
 # Exit codes:
 #   0   backed up, checked, old backups pruned
 #   1   the backup failed (older backups untouched)
 #   2   the new backup failed `stockroom check` and was removed (older backups untouched)
 #   3   the new backup is good and kept, but deleting old ones failed
+#   4   the database breaks a rule: the new backup, a faithful copy with the same problems as the
+#       database, is kept; older backups are not deleted (run the logged `stockroom check`)
 #   64  bad command line
 #   69  the stockroom binary was not found ($STOCKROOM_BIN, else `stockroom` on PATH)
 #   75  another run on the same DIR is still going; this one did nothing
@@ -132,6 +143,23 @@ fi
 report=$("$bin" check --db "$partial" 2>&1)
 status=$?
 if ((status != 0)); then
+    # check prints one line per problem on stdout and its one `error:` line on stderr: the
+    # problems alone, to compare with the source's (they name rows and rules, never the file).
+    problems() { grep -v '^error: ' <<<"$1"; }
+    if ((status == 65)); then
+        source_report=$("$bin" check "${db_option[@]}" 2>&1)
+        source_status=$?
+        if ((source_status == 65)) && [ "$(problems "$report")" = "$(problems "$source_report")" ]; then
+            if ! mv -- "$partial" "$final" || ! sync -- "$dest"; then
+                log "FAILED: could not move the backup to $final after $(elapsed); older backups kept"
+                exit 1
+            fi
+            count=$(problems "$report" | grep -c .)
+            command="stockroom check${db:+ --db $db}"
+            log "FAILED: the database has $count problem(s) that \`$command\` lists; $name ($(stat -c %s -- "$final") bytes, $(elapsed)) is a faithful copy with the same problems and was kept; no older backup deleted"
+            exit 4
+        fi
+    fi
     log "FAILED: the new backup failed stockroom check (exit $status) after $(elapsed) and was removed: $(one_line "$report"); older backups kept"
     exit 2
 fi

@@ -45,6 +45,7 @@ CREATE TABLE item_events (
     to_status text COLLATE "C",
     to_quantity bigint,
     to_is_on_back_order smallint,
+    "position" bigint NOT NULL,
     CONSTRAINT added_is_version_one CHECK (((kind = 'added'::text) = (version = 1))),
     CONSTRAINT from_status_columns_match_status CHECK ((((from_status IS NULL) AND (from_quantity IS NULL) AND (from_is_on_back_order IS NULL)) OR ((from_status = 'in_stock'::text) AND (from_quantity IS NOT NULL) AND (from_quantity >= 1) AND (from_is_on_back_order IS NULL)) OR ((from_status = 'out_of_stock'::text) AND (from_quantity IS NULL) AND (from_is_on_back_order IS NOT NULL) AND (from_is_on_back_order = ANY (ARRAY[0, 1]))))),
     CONSTRAINT item_events_color_changed_check CHECK ((color_changed = ANY (ARRAY[0, 1]))),
@@ -53,6 +54,7 @@ CREATE TABLE item_events (
     CONSTRAINT item_events_item_id_check CHECK ((item_id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'::text)),
     CONSTRAINT item_events_kind_check CHECK ((kind = ANY (ARRAY['added'::text, 'changed'::text, 'deleted'::text]))),
     CONSTRAINT item_events_pkey PRIMARY KEY (item_id, version),
+    CONSTRAINT item_events_position_check CHECK (("position" >= 1)),
     CONSTRAINT item_events_recorded_at_check CHECK ((recorded_at ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}.*Z$'::text)),
     CONSTRAINT item_events_to_color_check CHECK ((to_color = ANY (ARRAY['black'::text, 'blue'::text, 'green'::text, 'red'::text, 'white'::text, 'yellow'::text]))),
     CONSTRAINT item_events_to_name_check CHECK (((to_name IS NULL) OR (length(btrim(to_name, (((((' '::text || chr(9)) || chr(10)) || chr(11)) || chr(12)) || chr(13)))) > 0))),
@@ -95,13 +97,55 @@ CREATE TRIGGER item_events_are_never_truncated BEFORE TRUNCATE ON item_events FO
 
 CREATE TRIGGER item_events_are_never_updated BEFORE UPDATE ON item_events FOR EACH ROW EXECUTE FUNCTION item_events_refuse_change();
 
+CREATE TRIGGER item_events_follow_on BEFORE INSERT ON item_events FOR EACH ROW EXECUTE FUNCTION item_events_guard();
+
+CREATE TRIGGER items_are_never_truncated BEFORE TRUNCATE ON items FOR EACH STATEMENT EXECUTE FUNCTION items_refuse_truncate();
+
+CREATE TRIGGER items_id_never_changes BEFORE UPDATE OF id ON items FOR EACH ROW WHEN ((new.id IS DISTINCT FROM old.id)) EXECUTE FUNCTION items_refuse_id_change();
+
+CREATE TRIGGER items_record_added AFTER INSERT ON items FOR EACH ROW EXECUTE FUNCTION items_record_history();
+
+CREATE TRIGGER items_record_changes AFTER UPDATE OF name, color, status, quantity, is_on_back_order ON items FOR EACH ROW WHEN (((new.name IS DISTINCT FROM old.name) OR (new.color IS DISTINCT FROM old.color) OR (new.status IS DISTINCT FROM old.status) OR (new.quantity IS DISTINCT FROM old.quantity) OR (new.is_on_back_order IS DISTINCT FROM old.is_on_back_order))) EXECUTE FUNCTION items_record_history();
+
+CREATE TRIGGER items_record_deletion AFTER DELETE ON items FOR EACH ROW EXECUTE FUNCTION items_record_history();
+
+CREATE TRIGGER items_take_history_turn BEFORE INSERT OR DELETE OR UPDATE ON items FOR EACH STATEMENT EXECUTE FUNCTION items_history_turn();
+
 CREATE INDEX drafts_by_created ON drafts USING btree (created_at, id);
+
+CREATE UNIQUE INDEX item_events_by_position ON item_events USING btree ("position");
 
 CREATE INDEX items_by_color_name ON items USING btree (color, name, id);
 
 CREATE INDEX items_by_name ON items USING btree (name, id);
 
 CREATE INDEX items_by_status_name ON items USING btree (status, name, id);
+
+CREATE OR REPLACE FUNCTION item_events_guard()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+    next_position bigint;
+BEGIN
+    PERFORM item_events_take_turn();
+    SELECT coalesce(max(position), 0) + 1 INTO next_position FROM item_events;
+    IF NEW.position IS NULL THEN
+        NEW.position := next_position;
+    ELSIF NEW.position <> next_position THEN
+        RAISE EXCEPTION 'item_events: position must be the latest position + 1 (SELECT max(position) + 1 FROM item_events)'
+            USING ERRCODE = 'restrict_violation';
+    END IF;
+    IF NEW.version > 1 AND NOT EXISTS (
+        SELECT 1 FROM item_events AS previous
+        WHERE previous.item_id = NEW.item_id AND previous.version = NEW.version - 1
+          AND previous.kind <> 'deleted' AND previous.recorded_at <= NEW.recorded_at) THEN
+        RAISE EXCEPTION 'item_events: version must be the item''s latest version + 1, after an event that is not ''deleted'' and not later than recorded_at'
+            USING ERRCODE = 'restrict_violation';
+    END IF;
+    RETURN NEW;
+END;
+$function$;
 
 CREATE OR REPLACE FUNCTION item_events_refuse_change()
  RETURNS trigger
@@ -112,5 +156,109 @@ BEGIN
         RAISE EXCEPTION 'item_events is append-only: history cannot be changed' USING ERRCODE = 'restrict_violation';
     END IF;
     RAISE EXCEPTION 'item_events is append-only: history cannot be deleted' USING ERRCODE = 'restrict_violation';
+END;
+$function$;
+
+CREATE OR REPLACE FUNCTION item_events_take_turn()
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+    IF pg_try_advisory_xact_lock(1398033234, 4) THEN
+        RETURN;
+    END IF;
+    IF current_setting('transaction_isolation') <> 'read committed' THEN
+        PERFORM pg_advisory_xact_lock(1398033234, 4);
+        RAISE EXCEPTION 'item_events: another transaction appended history first; retry this one'
+            USING ERRCODE = 'serialization_failure';
+    END IF;
+    PERFORM pg_advisory_xact_lock(1398033234, 4);
+END;
+$function$;
+
+CREATE OR REPLACE FUNCTION items_history_turn()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+    PERFORM item_events_take_turn();
+    RETURN NULL;
+END;
+$function$;
+
+CREATE OR REPLACE FUNCTION items_record_history()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+    previous_version bigint;
+    previous_time text;
+    changed_time text;
+    status_changed boolean;
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        IF EXISTS (SELECT 1 FROM item_events WHERE item_id = NEW.id AND version = 1) THEN
+            RAISE EXCEPTION 'items: this id belonged to a deleted item, whose history is kept; an id is never reused (insert the item under a new id)'
+                USING ERRCODE = 'restrict_violation';
+        END IF;
+        INSERT INTO item_events (item_id, version, kind, recorded_at,
+                                 to_name, to_color, to_status, to_quantity, to_is_on_back_order)
+        VALUES (NEW.id, 1, 'added', NEW.updated_at,
+                NEW.name, NEW.color, NEW.status, NEW.quantity, NEW.is_on_back_order);
+        RETURN NULL;
+    END IF;
+
+    SELECT version, recorded_at INTO previous_version, previous_time
+    FROM item_events WHERE item_id = OLD.id ORDER BY version DESC LIMIT 1;
+    -- Compared byte by byte (COLLATE "C"), as the column is: a language collation may skip
+    -- punctuation.
+    changed_time := greatest(previous_time COLLATE "C",
+                             to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') COLLATE "C");
+
+    IF TG_OP = 'DELETE' THEN
+        INSERT INTO item_events (item_id, version, kind, recorded_at)
+        VALUES (OLD.id, coalesce(previous_version, 0) + 1, 'deleted', changed_time);
+        RETURN NULL;
+    END IF;
+
+    status_changed := NEW.status IS DISTINCT FROM OLD.status OR NEW.quantity IS DISTINCT FROM OLD.quantity
+        OR NEW.is_on_back_order IS DISTINCT FROM OLD.is_on_back_order;
+    INSERT INTO item_events (item_id, version, kind, recorded_at,
+                             from_name, to_name, color_changed, from_color, to_color,
+                             from_status, from_quantity, from_is_on_back_order,
+                             to_status, to_quantity, to_is_on_back_order)
+    VALUES (NEW.id, coalesce(previous_version, 0) + 1, 'changed', changed_time,
+            CASE WHEN NEW.name IS DISTINCT FROM OLD.name THEN OLD.name END,
+            CASE WHEN NEW.name IS DISTINCT FROM OLD.name THEN NEW.name END,
+            CASE WHEN NEW.color IS DISTINCT FROM OLD.color THEN 1 ELSE 0 END,
+            CASE WHEN NEW.color IS DISTINCT FROM OLD.color THEN OLD.color END,
+            CASE WHEN NEW.color IS DISTINCT FROM OLD.color THEN NEW.color END,
+            CASE WHEN status_changed THEN OLD.status END,
+            CASE WHEN status_changed THEN OLD.quantity END,
+            CASE WHEN status_changed THEN OLD.is_on_back_order END,
+            CASE WHEN status_changed THEN NEW.status END,
+            CASE WHEN status_changed THEN NEW.quantity END,
+            CASE WHEN status_changed THEN NEW.is_on_back_order END);
+    RETURN NULL;
+END;
+$function$;
+
+CREATE OR REPLACE FUNCTION items_refuse_id_change()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+    RAISE EXCEPTION 'items: an item''s id never changes (its history is kept under it); delete the item and insert a new one instead'
+        USING ERRCODE = 'restrict_violation';
+END;
+$function$;
+
+CREATE OR REPLACE FUNCTION items_refuse_truncate()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+    RAISE EXCEPTION 'items: TRUNCATE would record no deletion in item_events; use DELETE FROM items'
+        USING ERRCODE = 'restrict_violation';
 END;
 $function$;

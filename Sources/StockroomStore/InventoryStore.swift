@@ -116,11 +116,14 @@ public final class InventoryStore {
         case drafts
         /// Items with their history (`item_events`): versions and changes.
         case itemHistory
+        /// The history with each event's position in commit order (`item_events.position`), as
+        /// `copy` moves it.
+        case itemHistoryPositions
 
         /// The migration that created the table: an older database has no such rows.
         var createdIn: Int {
             switch self {
-            case .items, .itemHistory: 1
+            case .items, .itemHistory, .itemHistoryPositions: 1
             case .drafts: 2
             }
         }
@@ -132,6 +135,7 @@ public final class InventoryStore {
             switch self {
             case .items, .drafts: createdIn
             case .itemHistory: 3
+            case .itemHistoryPositions: 4
             }
         }
     }

@@ -27,10 +27,7 @@ extension CLIDatabase {
             INSERT INTO items (id, name, color, status, quantity, is_on_back_order, created_at, updated_at)
             SELECT id, 'Bulk ' || i, 'blue', 'in_stock', i, NULL, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z'
             FROM bulk;
-            -- Each item with its first version, as Stockroom records it, so `check` finds them whole.
-            INSERT INTO item_events (item_id, version, kind, recorded_at, to_name, to_color, to_status, to_quantity, to_is_on_back_order)
-            SELECT id, 1, 'added', '2026-01-01T00:00:00.000Z', 'Bulk ' || i, 'blue', 'in_stock', i, NULL
-            FROM bulk;
+            -- The database records each item's first version itself (migration 0004's triggers).
             DROP TABLE bulk;
             COMMIT;
             """)

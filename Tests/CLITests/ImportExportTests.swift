@@ -266,8 +266,10 @@ import Testing
         #expect(skipped.output.hasPrefix("{\"rows\":8,\"imported\":1,\"skipped\":7,\"replaced\":0,\"dryRun\":false,\"seconds\":"), "\(skipped)")
         #expect(try database.sqlite3("SELECT count(*) FROM items WHERE name = 'Keyboard';") == "1")
 
+        // Only the renamed Keyboard changes; the other stored items already hold their rows and
+        // are skipped (issue 20: a replace that changes nothing is not counted as replaced).
         let replaced = try database.stockroom("import", file, "--on-conflict", "replace", "--format-summary", "json")
-        #expect(replaced.output.hasPrefix("{\"rows\":8,\"imported\":1,\"skipped\":0,\"replaced\":7,"), "\(replaced)")
+        #expect(replaced.output.hasPrefix("{\"rows\":8,\"imported\":1,\"skipped\":6,\"replaced\":1,"), "\(replaced)")
         #expect(try database.sqlite3("SELECT count(*) FROM items WHERE name = 'Keyboard v2';") == "1")
         #expect(try database.sqlite3("SELECT count(*) FROM items;") == "9")
     }
@@ -293,12 +295,20 @@ import Testing
         #expect(try database.sqlite3("SELECT version, kind, recorded_at, to_name, to_status, to_quantity FROM item_events JOIN items ON id = item_id WHERE name = 'Brand new';")
             == "1|added|2029-05-06T07:08:09.010Z|Brand new|in_stock|4")
 
-        // replace: one 'changed' event holding exactly what changed, none for unchanged items.
-        #expect(try database.stockroom("import", file, "--on-conflict", "replace").status == 0)
+        // replace: one 'changed' event holding exactly what changed, none for unchanged items,
+        // dated with the time of the import, not the row's updated_at (which the row keeps).
+        let started = ImportExportTests.isoNow()
+        let replacedRun = try database.stockroom("import", file, "--on-conflict", "replace")
+        let ended = ImportExportTests.isoNow()
+        #expect(replacedRun.status == 0 && replacedRun.output.contains("(1 replaced)") && replacedRun.output.contains("skipped: unchanged)"), "\(replacedRun)")
         #expect(try database.sqlite3(events) == "10")
-        #expect(try database.sqlite3("SELECT version, kind, recorded_at, from_name, to_name, color_changed, from_status, from_quantity, to_status, to_quantity FROM item_events WHERE item_id = '\(keyboardID)' ORDER BY version;")
-            .split(separator: "\n") == ["1|added|\(try database.sqlite3("SELECT created_at FROM items WHERE id = '\(keyboardID)';"))||Keyboard||||in_stock|100",
-                                        "2|changed|2030-01-02T03:04:05.678Z|Keyboard|Keyboard v2|0|in_stock|100|in_stock|90"])
+        #expect(try database.sqlite3("SELECT version, kind, from_name, to_name, color_changed, from_status, from_quantity, to_status, to_quantity FROM item_events WHERE item_id = '\(keyboardID)' ORDER BY version;")
+            .split(separator: "\n") == ["1|added||Keyboard||||in_stock|100",
+                                        "2|changed|Keyboard|Keyboard v2|0|in_stock|100|in_stock|90"])
+        #expect(try database.sqlite3("SELECT recorded_at FROM item_events WHERE item_id = '\(keyboardID)' AND version = 1;")
+            == (try database.sqlite3("SELECT created_at FROM items WHERE id = '\(keyboardID)';")))
+        let changedAt = try database.sqlite3("SELECT recorded_at FROM item_events WHERE item_id = '\(keyboardID)' AND version = 2;")
+        #expect(started <= changedAt && changedAt <= ended, "\(started) <= \(changedAt) <= \(ended)")
         #expect(try database.sqlite3("SELECT updated_at FROM items WHERE id = '\(keyboardID)';") == "2030-01-02T03:04:05.678Z")
         let history = try database.stockroom("items", "history", keyboardID)
         #expect(history.status == 0 && history.stdout.contains("Renamed 'Keyboard' -> 'Keyboard v2'"), "\(history)")
@@ -380,5 +390,13 @@ import Testing
         let result = try database.stockroom("import", header)
         #expect(result.status == Failure.Code.dataError.rawValue)
         #expect(result.stderr.contains("1: unknown column 'price'"))
+    }
+
+    /// The current time in the format of the schema (`2026-11-22T15:04:05.123Z`), to compare
+    /// with the times the database records.
+    static func isoNow() -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: Date())
     }
 }

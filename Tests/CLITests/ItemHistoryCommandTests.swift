@@ -129,16 +129,22 @@ import Testing
         let id = try add("--name", "Mug")
         let fresh = "01937f4e-1111-7000-8000-00000000000a"
         let before = try database.contents()
+        // The next position (migration 0004), so that each row is refused for its shape.
+        let position = "(SELECT max(position) + 1 FROM item_events)"
         for values in Self.invalidEvents(fresh) + Self.invalidChanges(id) {
-            let result = try Processes.sqlite3(database.path, "INSERT INTO item_events VALUES (\(values));")
+            let result = try Processes.sqlite3(database.path, "INSERT INTO item_events VALUES (\(values), \(position));")
             #expect(result.status != 0, "accepted: \(values)")
-            #expect(result.stderr.contains("constraint failed"), "\(values): \(result.stderr)")
+            // A CHECK, or the guard of 0004 (a version that does not follow on).
+            #expect(result.stderr.contains("constraint failed") || result.stderr.contains("item_events: version must be"),
+                    "\(values): \(result.stderr)")
         }
         #expect(try database.contents() == before)
-        // The same shapes, valid, are accepted: the rows above fail for the reason given.
-        #expect(try database.sqlite3("INSERT INTO item_events VALUES ('\(id)', 2, 'changed', \(Self.time), 'Mug', 'Cup', 1, NULL, 'red', 'in_stock', 1, NULL, 'out_of_stock', NULL, 1);") == "")
-        #expect(try database.sqlite3("INSERT INTO item_events VALUES ('\(fresh)', 1, 'added', \(Self.time), NULL, 'X', NULL, NULL, NULL, NULL, NULL, NULL, 'in_stock', 1, NULL);") == "")
-        #expect(try database.sqlite3("INSERT INTO item_events VALUES ('\(fresh)', 2, 'deleted', \(Self.time), NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);") == "")
+        // The same shapes, valid, are accepted: the rows above fail for the reason given. Dated
+        // now: the guard refuses an event earlier than the one before it.
+        let now = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+        #expect(try database.sqlite3("INSERT INTO item_events VALUES ('\(id)', 2, 'changed', \(now), 'Mug', 'Cup', 1, NULL, 'red', 'in_stock', 1, NULL, 'out_of_stock', NULL, 1, \(position));") == "")
+        #expect(try database.sqlite3("INSERT INTO item_events VALUES ('\(fresh)', 1, 'added', \(now), NULL, 'X', NULL, NULL, NULL, NULL, NULL, NULL, 'in_stock', 1, NULL, \(position));") == "")
+        #expect(try database.sqlite3("INSERT INTO item_events VALUES ('\(fresh)', 2, 'deleted', \(now), NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \(position));") == "")
     }
 
     @Test func theShellCannotUpdateOrDeleteHistory() throws {
@@ -168,9 +174,10 @@ import Testing
         _ = try database.sqlite3("""
             DROP TRIGGER item_events_are_never_updated;
             DROP TRIGGER item_events_are_never_deleted;
+            DROP TRIGGER item_events_follow_on;
             UPDATE item_events SET to_quantity = 7 WHERE item_id = '\(edited)' AND version = 2;
             UPDATE item_events SET version = 3 WHERE item_id = '\(gap)' AND version = 2;
-            INSERT INTO item_events VALUES ('\(closed)', 3, 'changed', \(Self.time), 'Closed', 'Reopened', 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+            INSERT INTO item_events VALUES ('\(closed)', 3, 'changed', \(Self.time), 'Closed', 'Reopened', 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
             DELETE FROM item_events WHERE item_id = '\(gone)';
             PRAGMA ignore_check_constraints = ON;
             UPDATE item_events SET to_quantity = 0 WHERE item_id = '\(kept)';

@@ -92,15 +92,56 @@ import Testing
         #expect(try names() == [".nightly-backup.lock"] + planted)
     }
 
-    @Test func aBackupThatFailsItsCheckIsRemovedAndOlderOnesAreKept() throws {
+    /// A database whose content breaks a rule (a colour the schema does not know, written in
+    /// the sqlite3 shell around the CHECKs): its backup is a faithful copy with the same
+    /// problems, so it is kept, and the run fails (exit 4) naming the problems' count and the
+    /// `check` command that lists them (issue 20: before, every such backup was removed).
+    @Test func aFaithfulCopyOfADatabaseThatBreaksARuleIsKeptAndTheRunFails() throws {
         let planted = try plantOldBackups(days: 1...2)
         try #require(try Processes.sqlite3(fixture.path,
             "PRAGMA ignore_check_constraints = ON; UPDATE items SET color = 'mauve' WHERE name = 'Phone';").status == 0)
+        let check = try fixture.stockroom("check")
+        #expect(check.status == 65, "\(check)")
+        let count = check.stdout.split(separator: "\n").count
 
         let result = try nightly(keep: 1)
+        #expect(result.status == 4, "\(result)")
+        expectOneLogLine(result, startingWith: "FAILED: the database has \(count) problem(s) that `stockroom check --db \(fixture.path)` lists; stockroom-")
+        #expect(result.stderr.contains("is a faithful copy with the same problems and was kept; no older backup deleted"), "\(result)")
+        let names = try names()
+        let kept = newBackups(among: names)
+        #expect(kept.count == 1 && names == [".nightly-backup.lock"] + planted + kept, "\(names)")
+        #expect(try fixture.contents(of: "\(backups)/\(kept[0])") == fixture.contents(of: fixture.path))
+    }
+
+    /// A backup that is not what its source holds is still removed, the older ones kept: a copy
+    /// with a problem its source does not have (a row changed after the copy), and a damaged
+    /// one. A stand-in for the binary spoils the copy right after the real `stockroom backup`.
+    @Test(arguments: ["differs", "damaged"])
+    func aCopyThatDiffersFromItsSourceIsRemovedAndOlderOnesAreKept(_ fault: String) throws {
+        let planted = try plantOldBackups(days: 1...2)
+        let standIn = fixture.directory.path("stockroom-stand-in")
+        let spoil = fault == "differs"
+            ? #"sqlite3 "$partial" "PRAGMA ignore_check_constraints = ON; UPDATE items SET color = 'mauve' WHERE name = 'Phone';""#
+            : #"head -c 8192 /dev/urandom | dd of="$partial" bs=4096 seek=1 conv=notrunc status=none"#
+        try """
+            #!/bin/bash
+            if [ "$1" = backup ]; then
+                "$REAL_STOCKROOM" "$@" || exit
+                partial=${@: -1}
+                \(spoil) || exit 99
+                exit 0
+            fi
+            exec "$REAL_STOCKROOM" "$@"
+            """.write(toFile: standIn, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: standIn)
+        #expect(try fixture.stockroom("check").status == 0, "the source is sound")
+
+        let result = try runScript(["--dest", backups, "--db", fixture.path, "--keep", "1"],
+                                   environment: ["STOCKROOM_BIN": standIn, "REAL_STOCKROOM": Processes.stockroomPath])
         #expect(result.status == 2, "\(result)")
-        expectOneLogLine(result, startingWith: "FAILED: the new backup failed stockroom check (exit 65)")
-        #expect(result.stderr.contains("mauve"), "\(result)")
+        expectOneLogLine(result, startingWith: "FAILED: the new backup failed stockroom check (exit \(fault == "differs" ? 65 : 74))")
+        if fault == "differs" { #expect(result.stderr.contains("mauve"), "\(result)") }
         #expect(try names() == [".nightly-backup.lock"] + planted)
     }
 

@@ -27,10 +27,20 @@ import Testing
             .replacingOccurrences(of: #" in [0-9.]+ s"#, with: "", options: .regularExpression)
     }
 
-    /// What a user sees of the inventory: the list, every item's history, and `check`.
-    static func view(_ db: String) throws -> [String] {
+    /// What a user sees of the inventory: the list, every item's history, and `check`. Events
+    /// dated by the database at or after `since` (a replace's 'changed': the time of the import,
+    /// which differs from run to run) show as `<import time>`.
+    static func view(_ db: String, since: String = "9999") throws -> [String] {
         var seen = [try Processes.stockroom(["items", "list", "--format", "json", "--db", db]).output]
-        for id in ids { seen.append(try Processes.stockroom(["items", "history", id, "--db", db]).output) }
+        for id in ids {
+            let history = try Processes.stockroom(["items", "history", id, "--db", db]).output
+            let lines = history.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+                guard let range = line.range(of: #"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z"#, options: .regularExpression),
+                      String(line[range]) >= since else { return String(line) }
+                return line.replacingCharacters(in: range, with: "<import time>")
+            }
+            seen.append(lines.joined(separator: "\n"))
+        }
         let check = try Processes.stockroom(["check", "--db", db])
         #expect(check.status == 0, "\(check)")
         seen.append(check.output.replacingOccurrences(of: db, with: "<db>"))
@@ -49,6 +59,7 @@ import Testing
         let second = try Self.write(Self.second, in: folder, "second.jsonl")
         let file = CLIDatabase()
         let server = try PostgresScratchSchema()
+        let started = ImportExportTests.isoNow()
         let steps: [[String]] = [
             ["import", first, "--format-summary", "json"],
             ["import", "--dry-run", second, "--on-conflict", "skip"],
@@ -64,10 +75,11 @@ import Testing
             #expect(onServer.stderr.isEmpty, "\(onServer)")
             #expect(Self.summary(onServer) == Self.summary(onFile), "\(step)")
         }
+        // Every row of `second` is stored as it is by now: nothing to replace (issue 20).
         #expect(Self.summary(try Processes.stockroom(steps[3] + ["--db", server.uri]))
-            == "{\"rows\":3,\"imported\":0,\"skipped\":0,\"replaced\":3,\"dryRun\":false,}\n")
-        let seen = try Self.view(server.uri)
-        let onFile = try Self.view(file.path)
+            == "{\"rows\":3,\"imported\":0,\"skipped\":3,\"replaced\":0,\"dryRun\":false,}\n")
+        let seen = try Self.view(server.uri, since: started)
+        let onFile = try Self.view(file.path, since: started)
         for (server, file) in zip(seen, onFile) { #expect(server == file) }
         #expect(seen[2].contains("Renamed"), "B's replacement is recorded: \(seen[2])")
         #expect(seen[0].contains("Drill"))

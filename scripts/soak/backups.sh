@@ -147,4 +147,29 @@ for ((r = 1; r <= runs; r++)); do
     fi
 done
 row "backups: nightly script killed, next run leaves no litter" "$runs" "$failed" "$killed killed mid-copy"
+
+# 4. The nightly run against a database whose content breaks a rule (a colour the schema does
+# not know, written in the sqlite3 shell around the CHECKs): each run keeps its faithful copy
+# and exits 4 (issue 20), and the copy holds exactly what the database holds.
+progress "nightly runs on a database that breaks a rule"
+broken=$work/broken.sqlite broken_dest=$work/nightly-broken
+"$bin" --db "$broken" items add --name "Phone" --quantity 2 >/dev/null
+sqlite3 "$broken" "PRAGMA ignore_check_constraints = ON; UPDATE items SET color = 'mauve';"
+mkdir -p "$broken_dest"
+runs=$(trials 4) failed=0
+for ((r = 1; r <= runs; r++)); do
+    second=$(date +%s)
+    while [ "$(date +%s)" = "$second" ]; do sleep 0.05; done
+    STOCKROOM_BIN=$bin "$nightly" --dest "$broken_dest" --db "$broken" --keep 2 2>"$work/err"
+    status=$?
+    newest=$(find "$broken_dest" -name 'stockroom-*Z.sqlite' | sort | tail -n 1)
+    if ((status != 4)) || ! grep -q 'is a faithful copy with the same problems and was kept' "$work/err" \
+        || [ "$(sqlite3 "$newest" 'SELECT * FROM items; SELECT * FROM item_events;')" != "$(sqlite3 "$broken" 'SELECT * FROM items; SELECT * FROM item_events;')" ]; then
+        progress "FAIL nightly run $r on a rule-breaking database: exit $status: $(cat "$work/err")"
+        failed=$((failed + 1))
+    fi
+done
+kept=$(find "$broken_dest" -name 'stockroom-*Z.sqlite' | wc -l)
+((kept == runs)) || { progress "FAIL $kept backups kept of $runs runs"; failed=$((failed + 1)); }
+row "backups: nightly on a rule-breaking database keeps its faithful copy, exit 4" "$runs" "$failed" "$kept faithful copies kept (none pruned)"
 finish

@@ -2,6 +2,8 @@
 # Soak part: 8 and then 16 writer processes at once, each running 200 write commands in a loop
 # (`items add`, `draft add` + `draft save`, `items update`), all on one file. Every command must
 # succeed within the busy timeout, and every acknowledged item must be in the file afterwards.
+# Beside them the sqlite3 shell writes items by hand (INSERT, UPDATE, DELETE; issue 20): the
+# database records each change itself, so `stockroom check` must pass afterwards.
 #
 # Contract (scripts/soak.sh): binary in $STOCKROOM_BIN, scale in $SOAK_SCALE (1 = 200 commands
 # per writer), progress on stderr, `ROW<TAB>check<TAB>trials<TAB>failures<TAB>detail` on stdout,
@@ -18,6 +20,9 @@ status=0
 
 for writers in 8 16; do
     db="$work/writers-$writers.sqlite"
+    # Created first: the sqlite3 shell would otherwise make an empty file of its own (first-open
+    # races are first-open.sh's part).
+    "$bin" migrate up --db "$db" >/dev/null || status=1
     started=$(date +%s.%N)
     for ((w = 1; w <= writers; w++)); do
         (
@@ -36,8 +41,32 @@ for writers in 8 16; do
             echo "$failures" >"$work/failures.$w"
         ) &
     done
+    # The shell writer: per_writer statements, a third each inserting, updating, deleting.
+    (
+        failures=0
+        for ((i = 1; i <= per_writer; i++)); do
+            id=$(printf 'fffffff0-0000-7000-8000-%012x' $(( (i + 2) / 3 )))
+            case $((i % 3)) in
+                1) sql="INSERT INTO items (id, name, color, status, quantity, is_on_back_order, created_at, updated_at)
+                        VALUES ('$id', 'shell $i', NULL, 'in_stock', 1, NULL, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z');" ;;
+                2) sql="UPDATE items SET name = name || ' +', quantity = coalesce(quantity, 0) + 1, status = 'in_stock', is_on_back_order = NULL
+                        WHERE id = (SELECT id FROM items ORDER BY random() LIMIT 1);" ;;
+                0) sql="DELETE FROM items WHERE id = '$id';" ;;
+            esac
+            sqlite3 -cmd ".timeout $((timeout * 1000))" "$db" "$sql" 2>>"$work/err.shell" || failures=$((failures + 1))
+        done
+        echo "$failures" >"$work/failures.shell"
+    ) &
     wait
     elapsed=$(awk -v s="$started" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
+    shell_failures=$(cat "$work/failures.shell")
+    check=$("$bin" check --db "$db" 2>&1)
+    check_status=$?
+    shell_bad=$((shell_failures + (check_status != 0)))
+    detail="$per_writer shell statements (insert/update/delete), $shell_failures failed; stockroom check exit $check_status"
+    ((check_status != 0)) && detail="$detail: $(head -n 3 <<<"$check" | tr '\n' ' ')"
+    printf 'ROW\t%d writers and the sqlite3 shell: check passes\t%d\t%d\t%s\n' "$writers" "$per_writer" "$shell_bad" "$detail"
+    (( shell_bad > 0 )) && status=1
     failures=0
     for ((w = 1; w <= writers; w++)); do failures=$((failures + $(cat "$work/failures.$w"))); done
     cat "$work"/ledger.* 2>/dev/null | sort >"$work/acknowledged"

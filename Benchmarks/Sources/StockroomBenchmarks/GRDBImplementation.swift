@@ -16,7 +16,6 @@ final class GRDBRecordsImplementation: DraftCycling {
         try queue!.write { db in
             for item in items {
                 try ItemRecord(item: item, timestamp: now).insert(db)
-                try GRDBHistory.appendAdded(item, timestamp: now, to: db)
             }
         }
     }
@@ -54,7 +53,6 @@ final class GRDBRecordsImplementation: DraftCycling {
             }
             let now = isoNow()
             try ItemRecord(item: draft.item, timestamp: now).insert(db)
-            try GRDBHistory.appendAdded(draft.item, timestamp: now, to: db)
             try draft.delete(db)
         }
     }
@@ -74,7 +72,6 @@ final class GRDBCodableImplementation: Implementation {
         try queue!.write { db in
             for item in items {
                 try CodableItemRow(item, timestamp: now).insert(db)
-                try GRDBHistory.appendAdded(item, timestamp: now, to: db)
             }
         }
     }
@@ -89,15 +86,6 @@ final class GRDBCodableImplementation: Implementation {
                                       arguments: [color.rawValue, namePrefix, namePrefix])
                 .order(sql: "name, id").limit(50).fetchAll(db).map { try $0.item() }
         }
-    }
-}
-
-/// Version 1 of a new item's history, as Stockroom records it (see SharedSQL.insertAddedEvent).
-enum GRDBHistory {
-    static func appendAdded(_ item: Item, timestamp: String, to db: Database) throws {
-        let row = CodableItemRow(item, timestamp: timestamp)
-        try db.cachedStatement(sql: SharedSQL.insertAddedEvent)
-            .execute(arguments: [row.id, row.name, row.color, row.status, row.quantity, row.is_on_back_order, timestamp])
     }
 }
 

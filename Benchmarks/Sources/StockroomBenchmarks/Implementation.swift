@@ -30,12 +30,8 @@ enum SharedSQL {
         INSERT INTO items (id, name, color, status, quantity, is_on_back_order, created_at, updated_at)
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)
         """
-    /// Version 1 of a new item's history, which Stockroom records with every insert (issue 10):
-    /// every implementation writes it, so W1 and W4 compare the same work.
-    static let insertAddedEvent = """
-        INSERT INTO item_events (item_id, to_name, to_color, to_status, to_quantity, to_is_on_back_order, recorded_at, version, kind)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 1, 'added')
-        """
+    // No implementation writes history: the schema's triggers record each item's version 1
+    // (migration 0004, issue 20), so W1 and W4 compare the same work.
     static let selectAll = "SELECT id, name, color, status, quantity, is_on_back_order FROM items"
     static let page = """
         SELECT id, name, color, status, quantity, is_on_back_order FROM items

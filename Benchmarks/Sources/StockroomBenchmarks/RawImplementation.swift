@@ -31,17 +31,13 @@ final class RawImplementation: DraftCycling {
         let now = isoNow()
         try exec("BEGIN IMMEDIATE")
         let statement = try prepared(SharedSQL.insertItem)
-        let event = try prepared(SharedSQL.insertAddedEvent)
+        // The schema's triggers write each item's version 1 (migration 0004), as for Stockroom.
         try now.withCString { nowText in
             for item in items {
                 try bindItem(item, to: statement, at: 1)
                 sqlite3_bind_text(statement, 7, nowText, -1, RawImplementation.staticText)
                 guard sqlite3_step(statement) == SQLITE_DONE else { throw failure() }
                 sqlite3_reset(statement)
-                try bindItem(item, to: event, at: 1)
-                sqlite3_bind_text(event, 7, nowText, -1, RawImplementation.staticText)
-                guard sqlite3_step(event) == SQLITE_DONE else { throw failure() }
-                sqlite3_reset(event)
             }
         }
         try exec("COMMIT")
@@ -106,11 +102,6 @@ final class RawImplementation: DraftCycling {
             let now = isoNow()
             sqlite3_bind_text(insert, 7, now, -1, RawImplementation.transient)
             guard sqlite3_step(insert) == SQLITE_DONE else { throw failure() }
-            let event = try prepared(SharedSQL.insertAddedEvent)
-            defer { sqlite3_reset(event) }
-            try bindItem(item, to: event, at: 1)
-            sqlite3_bind_text(event, 7, now, -1, RawImplementation.transient)
-            guard sqlite3_step(event) == SQLITE_DONE else { throw failure() }
             let delete = try prepared(SharedSQL.deleteDraft)
             defer { sqlite3_reset(delete) }
             try bindID(draftID, to: delete, at: 1)

@@ -1,5 +1,6 @@
 // Stockroom's side-by-side benchmarks. Usage (see scripts/bench.sh):
 //   StockroomBenchmarks [--quick] [--stockroom PATH] [--output BENCHMARKS.md] [--only W1,W3] [--insert-sizes 100000]
+//                       [--implementations raw,stockroom]
 //   StockroomBenchmarks --postgres [--quick]   W1-W3 on a throwaway PostgreSQL server, printed only
 import Foundation
 import Inventory
@@ -29,9 +30,14 @@ let scratch = FileManager.default.temporaryDirectory.appending(path: "stockroom-
 try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: scratch) }
 
+// `--implementations raw,stockroom` runs only those (by the start of their names, lowercased):
+// an instruction count under callgrind then takes minutes, not the better part of an hour.
+let chosen = option("--implementations").map { $0.split(separator: ",").map { $0.lowercased() } }
 let implementations: [any Implementation] = [
     RawImplementation(), StockroomImplementation(), GRDBRecordsImplementation(), GRDBCodableImplementation(),
-]
+].filter { implementation in
+    chosen.map { $0.contains { implementation.name.lowercased().hasPrefix($0) } } ?? true
+}
 let workloads = Workloads(implementations: implementations, runs: runs, scratch: scratch, log: log)
 var results: [Result] = []
 

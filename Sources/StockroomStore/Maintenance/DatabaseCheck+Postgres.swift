@@ -41,6 +41,9 @@ extension DatabaseCheck {
                 let history = try historyProblems(items: store.cachedStatement(historyItemsSQL),
                                                   events: store.cachedStatement(historyEventsSQL))
                 problems += history.rows + history.replay
+                if (applied.last?.version ?? 0) >= positionsSchemaVersion {
+                    problems += try positionProblems(store.cachedStatement(positionsSQL))
+                }
             }
         }
         return Report(problems: problems, summary: summary, latestKnownVersion: migrations.latestVersion)

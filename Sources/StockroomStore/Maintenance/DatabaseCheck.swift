@@ -80,6 +80,9 @@ public enum DatabaseCheck {
                     // reported after those of items and drafts as a table of their own would be.
                     let history = try historyProblems(in: database)
                     problems += history.rows + history.replay
+                    if (summary?.schemaVersion ?? 0) >= positionsSchemaVersion {
+                        problems += try positionProblems(try database.prepare(positionsSQL))
+                    }
                 }
             }
         } catch let error as SQLiteError where error.isCorruption {
@@ -276,6 +279,28 @@ public enum DatabaseCheck {
         if let current { try finish(current, state: state, isDeleted: isDeleted, isBroken: isBroken) }
         try itemsWithoutHistory(before: nil)
         return (rowProblems, problems)
+    }
+
+    /// The migration that numbers every event (`item_events.position`, 0004).
+    static let positionsSchemaVersion = 4
+    /// Events, events with a position, distinct positions and the highest position.
+    static let positionsSQL = "SELECT count(*), count(\(ItemHistory.positionColumn)), count(DISTINCT \(ItemHistory.positionColumn)), coalesce(max(\(ItemHistory.positionColumn)), 0) FROM \(ItemHistory.table)"
+
+    /// Every event has a position, and the positions are 1, 2, 3, … without gaps (what a reader
+    /// resuming after a position relies on). The triggers keep it so; a file whose triggers were
+    /// dropped may not.
+    static func positionProblems<S: StoreStatement>(_ statement: S) throws -> [Problem] {
+        guard try statement.step() else { return [] }
+        let events = statement.int(at: 0), positioned = statement.int(at: 1)
+        let distinct = statement.int(at: 2), highest = statement.int(at: 3)
+        var problems: [Problem] = []
+        if positioned < events {
+            problems.append(Problem(kind: .history, message: "\(events - positioned) of \(events) events have no position"))
+        }
+        if distinct != positioned || highest != positioned {
+            problems.append(Problem(kind: .history, message: "event positions are not 1 to \(positioned) without gaps (\(distinct) distinct, the highest \(highest))"))
+        }
+        return problems
     }
 
     private static func describe(_ item: Item) -> String {

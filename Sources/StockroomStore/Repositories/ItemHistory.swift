@@ -2,11 +2,12 @@ import Foundation
 import Inventory
 import SQLiteCore
 
-/// The layout of the `item_events` table, shared by every engine and by import and check:
-/// every change to an item, numbered by version. ``HistoryRecords`` reads and appends it.
+/// The layout of the `item_events` table, shared by every engine and by copy and check: every
+/// change to an item, numbered by version. ``HistoryRecords`` reads it.
 ///
-/// Appending happens only inside the transaction of the change it records (see
-/// ``ItemRepository``); the table itself refuses updates and deletes.
+/// Nothing in Swift appends to it: the database's triggers on `items` (migration 0004) write
+/// each event in the transaction of the change, whoever makes it; the table refuses updates,
+/// deletes and events that do not follow on.
 enum ItemHistory {
     static let table = "item_events"
 
@@ -26,42 +27,14 @@ enum ItemHistory {
     }
 
     static let layout = Layout()
-    static let insertSQL = "INSERT INTO \(table) (\(layout.columns.list)) VALUES (\(layout.columns.placeholders))"
     static let selectColumns = layout.columns.list
 
-    /// Appends `event` as `version` of the item with `itemID`.
-    @inline(__always)
-    static func append<Statement: StoreStatement>(_ event: ItemEvent, itemID: UUID, version: Int, recordedAt: String, with statement: Statement) throws {
-        var time = recordedAt
-        try time.withUTF8 { bytes in try append(event, itemID: itemID, version: version, recordedAt: bytes, with: statement) }
-    }
-
-    /// Appends `event` with its time as UTF-8 bytes, so a bulk writer holding the time as bytes
-    /// makes no `String` per event.
-    @inline(__always)
-    static func append<Statement: StoreStatement>(_ event: ItemEvent, itemID: UUID, version: Int, recordedAt: UnsafeBufferPointer<UInt8>, with statement: Statement) throws {
-        let layout = ItemHistory.layout
-        var row = RowBinder(statement, at: layout.itemID)
-        try row.bind(itemID)
-        try row.bind(version)
-        try row.bindText(recordedAt)
-        try ItemEventCodec.bind(event, to: &row)
-        try statement.run()
-    }
-
-    /// Version 1 (`added`) of every item in `items`, dated with its `updated_at`, in one
-    /// statement: for a bulk load into a database without history, several times cheaper than
-    /// an INSERT per item. Columns and the tag come from the codecs.
-    static let addedForEveryItemSQL: String = {
-        let names = layout.columns.names
-        let pairs = ItemEventCodec.addedColumnsFromItems
-        let items = ItemRepository.insertLayout.columns.names
-        let id = items[ItemRepository.insertLayout.item], updatedAt = items[ItemRepository.insertLayout.updatedAt]
-        return "INSERT INTO \(table) (\(names[layout.itemID]), \(names[layout.version]), \(names[layout.recordedAt]), \(names[layout.event]), "
-            + pairs.map(\.event).joined(separator: ", ")
-            + ") SELECT \(id), 1, \(updatedAt), \(ItemEventCodec.literal(.added)), " + pairs.map(\.item).joined(separator: ", ")
-            + " FROM items ORDER BY \(id)"
-    }()
+    /// The column numbering every event in commit order (migration 0004): 1, 2, 3, … across all
+    /// items, without gaps. The triggers fill it; it is read by ``positionedColumns`` and copied.
+    static let positionColumn = "position"
+    /// ``selectColumns`` then ``positionColumn``, whose index is ``positionIndex``.
+    static let positionedColumns = selectColumns + ", " + positionColumn
+    static let positionIndex = layout.columns.names.count
 
     /// Decodes one row selected with ``selectColumns``.
     static func decode<Source: ColumnSource>(_ statement: Source) throws -> RecordedItemEvent {
@@ -84,20 +57,6 @@ enum ItemHistory {
 struct HistoryRecords<Connection: StoreConnection> {
     let connection: Connection
 
-    func append(_ event: ItemEvent, itemID: UUID, version: Int, recordedAt: String) throws {
-        try connection.withStatement(ItemHistory.insertSQL) { statement in
-            try ItemHistory.append(event, itemID: itemID, version: version, recordedAt: recordedAt, with: statement)
-        }
-    }
-
-    /// True when no item has any history yet.
-    func isEmpty() throws -> Bool {
-        try connection.withStatement("SELECT CASE WHEN EXISTS (SELECT 1 FROM \(ItemHistory.table)) THEN 0 ELSE 1 END") { statement in
-            _ = try statement.step()
-            return statement.int(at: 0) == 1
-        }
-    }
-
     /// The item's latest version, 0 when it has no history.
     func version(of itemID: UUID) throws -> Int {
         try connection.withStatement("SELECT coalesce(max(version), 0) FROM \(ItemHistory.table) WHERE item_id = ?") { statement in
@@ -113,6 +72,22 @@ struct HistoryRecords<Connection: StoreConnection> {
             try statement.bind(itemID, at: 0)
             var events: [RecordedItemEvent] = []
             while try statement.step() { events.append(try ItemHistory.decode(statement)) }
+            return events
+        }
+    }
+
+    /// Up to `limit` events of every item with a position after `position` (from the first when
+    /// nil), in position order: commit order.
+    func events(after position: Int64?, limit: Int) throws -> [PositionedItemEvent] {
+        let sql = "SELECT \(ItemHistory.positionedColumns) FROM \(ItemHistory.table) WHERE \(ItemHistory.positionColumn) > ? ORDER BY \(ItemHistory.positionColumn) LIMIT ?"
+        return try connection.withStatement(sql) { statement in
+            try statement.bind(Int(position ?? 0), at: 0)
+            try statement.bind(limit, at: 1)
+            var events: [PositionedItemEvent] = []
+            while try statement.step() {
+                let event = try ItemHistory.decode(statement)
+                events.append(PositionedItemEvent(position: Int64(statement.int(at: ItemHistory.positionIndex)), recorded: event))
+            }
             return events
         }
     }

@@ -20,7 +20,7 @@ public struct ItemRepository {
     init(database: Database) { engine = .sqlite(ItemRecords(connection: database)) }
     init(postgres: PostgresStoreConnection) { engine = .postgres(ItemRecords(connection: postgres)) }
 
-    /// Adds one item, as version 1 of its history.
+    /// Adds one item; the database records version 1 (`added`) of its history.
     ///
     /// - Throws: ``InventoryError`` for a blank name or invalid quantity; the engine's
     ///   constraint error when the id already exists.
@@ -31,8 +31,8 @@ public struct ItemRepository {
         }
     }
 
-    /// Adds many items in one transaction: all of them or, on the first error, none. Each gets
-    /// version 1 of its history.
+    /// Adds many items in one transaction: all of them or, on the first error, none. The
+    /// database records version 1 of each one's history.
     public func insert<Items: Sequence>(contentsOf items: Items) throws where Items.Element == Item {
         switch engine {
         case .sqlite(let records): try records.insert(contentsOf: items)
@@ -137,6 +137,23 @@ public struct ItemRepository {
         return events
     }
 
+    /// Up to `limit` events of every item, in the order they were committed, starting after
+    /// `position` (from the very first when nil). An event's position is its place among all
+    /// events, 1, 2, 3, … without gaps (given by the database's triggers, migration 0004), so a
+    /// reader that passes the last position it saw never misses or repeats an event.
+    ///
+    /// - Parameters:
+    ///   - position: the last position already seen, or nil to start at the first event.
+    ///   - limit: at most this many events (1 or more).
+    /// - Returns: the events, oldest position first; fewer than `limit` when no more are committed.
+    public func events(after position: Int64?, limit: Int) throws -> [PositionedItemEvent] {
+        precondition(limit >= 1, "a page holds at least one event")
+        switch engine {
+        case .sqlite(let records): return try records.history.events(after: position, limit: limit)
+        case .postgres(let records): return try records.history.events(after: position, limit: limit)
+        }
+    }
+
     /// The item's history as the raw columns of `item_events`: their names, then one row of
     /// values as text per event (NULL as an empty field), oldest first.
     public func historyColumns(id: UUID) throws -> (names: [String], rows: [[String]]) {
@@ -239,7 +256,6 @@ struct ItemRecords<Connection: StoreConnection> {
             try connection.withStatement(ItemRepository.insertSQL) { statement in
                 try ItemRepository.bindInsert(item, now: now, to: statement)
             }
-            try history.append(.added(item), itemID: item.id, version: 1, recordedAt: now)
         }
     }
 
@@ -248,14 +264,10 @@ struct ItemRecords<Connection: StoreConnection> {
         try connection.inTransaction {
             let statement = try connection.cachedStatement(ItemRepository.insertSQL)
             defer { statement.reset() }
-            let events = try connection.cachedStatement(ItemHistory.insertSQL)
-            defer { events.reset() }
             for item in items {
                 try item.validate()
                 try ItemRepository.bindInsert(item, now: now, to: statement)
                 statement.reset()
-                try ItemHistory.append(.added(item), itemID: item.id, version: 1, recordedAt: now, with: events)
-                events.reset()
             }
         }
     }
@@ -314,13 +326,16 @@ struct ItemRecords<Connection: StoreConnection> {
     func update(id: UUID, with edit: ItemEdit, ifVersion expectedVersion: Int?) throws -> Item {
         try connection.inTransaction {
             let current = try item(id: id, locking: true)
-            let version = try history.version(of: id)
-            if let expectedVersion, expectedVersion != version {
-                throw StoreError.versionConflict(id: id.lowercasedString, expected: expectedVersion, current: version)
+            if let expectedVersion {
+                let version = try history.version(of: id)
+                if expectedVersion != version {
+                    throw StoreError.versionConflict(id: id.lowercasedString, expected: expectedVersion, current: version)
+                }
             }
             let updated = try edit.applied(to: current)
             try updated.validate()
-            guard let changes = ItemChanges(from: current, to: updated) else { return current }
+            // Nothing changed: no write, so no version (the trigger would record none either).
+            guard ItemChanges(from: current, to: updated) != nil else { return current }
             let now = Timestamp.now()
             let layout = ItemRepository.updateLayout
             try connection.withStatement(layout.sql) { statement in
@@ -329,7 +344,7 @@ struct ItemRecords<Connection: StoreConnection> {
                 try statement.bind(now, at: layout.updatedAt)
                 try statement.run()
             }
-            try history.append(.changed(changes), itemID: id, version: version + 1, recordedAt: now)
+            // The database records the change as the next version (trigger items_record_changes).
             return updated
         }
     }
@@ -340,8 +355,8 @@ struct ItemRecords<Connection: StoreConnection> {
                 try statement.bind(id, at: 0)
                 try statement.run()
             }
+            // The database records the deletion (trigger items_record_deletion).
             if connection.changes == 0 { throw StoreError.notFound(.item, id.lowercasedString) }
-            try history.append(.deleted, itemID: id, version: try history.version(of: id) + 1, recordedAt: Timestamp.now())
         }
     }
 }

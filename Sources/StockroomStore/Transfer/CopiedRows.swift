@@ -53,15 +53,20 @@ struct CopiedItem: CopiedRow {
     }
 }
 
-/// One event of an item's history.
+/// One event of an item's history, with its position: copied verbatim.
 struct CopiedEvent: CopiedRow {
     let itemID: UUID
     let version: Int
     let recordedAt: String
     let event: ItemEvent
+    let position: Int
 
     static let table = ItemHistory.table
-    static let columns = ItemHistory.layout.columns
+    static let columns: ColumnLayout = {
+        var columns = ItemHistory.layout.columns
+        _ = columns.add(ItemHistory.positionColumn)
+        return columns
+    }()
     static let keyColumns = ["item_id", "version"]
 
     init<Source: ColumnSource>(reading source: Source) throws(ColumnDecodingError) {
@@ -72,6 +77,10 @@ struct CopiedEvent: CopiedRow {
         guard let version = source.optionalInt(at: layout.version), version >= 1 else {
             throw ColumnDecodingError(reason: "version \(source.describeColumn(at: layout.version)) is not a version (1 or more)")
         }
+        guard let position = source.optionalInt(at: ItemHistory.positionIndex), position >= 1 else {
+            throw ColumnDecodingError(reason: "position \(source.describeColumn(at: ItemHistory.positionIndex)) is not a position (1 or more)")
+        }
+        self.position = position
         itemID = id
         self.version = version
         recordedAt = source.text(at: layout.recordedAt)
@@ -86,6 +95,7 @@ struct CopiedEvent: CopiedRow {
         try sink.bind(recordedAt, at: layout.recordedAt)
         var row = RowBinder(sink, at: layout.event)
         try ItemEventCodec.bind(event, to: &row)
+        try sink.bind(position, at: ItemHistory.positionIndex)
     }
 
     func bindKey<Sink: ParameterSink>(to sink: Sink) throws {

@@ -2,32 +2,17 @@ import Foundation
 import Inventory
 import SQLiteCore
 
-// An import writes each item's history in the import's transaction, through ItemHistory, as
-// `items add` and `items update` do: a new item gets version 1 'added' (into a database without
-// items or history, all of them at once after the load: ItemHistory.addedForEveryItemSQL, the
-// time being the row's updated_at all the same); an item overwritten with
-// --on-conflict replace gets a 'changed' event at its next version holding exactly the fields
-// that changed, or nothing when nothing did (the row is then left as it is, as `items update`
-// leaves it). The event's time is the row's: its updated_at, else its created_at, else the
-// import's own time; the same text the row stores, in the one format of Timestamp.
+// An import writes no history itself: the database's triggers on `items` (migration 0004)
+// record each new item's version 1 ('added', dated with the row's updated_at) and each item
+// overwritten with --on-conflict replace as a 'changed' event at its next version holding
+// exactly the fields that changed, dated with the time of the import (never earlier than the
+// item's previous event), all in the import's transaction. A replace that changes no field
+// writes nothing (no event, as `items update` leaves such an item) and is counted as skipped.
+// What is left here is what the import must know of history: the ids it may not use.
 extension ItemImport {
     /// Why a row naming a stored id cannot be written under `--on-conflict fail`.
     static func existingIDProblem(_ id: UUID) -> String {
         "id \(id.lowercasedString) already exists (use --on-conflict skip or replace)"
-    }
-
-    /// Records version 1 of an item the import just inserted; returns why it could not, or nil.
-    @inline(__always)
-    static func recordAdded(_ item: Item, time: UnsafeBufferPointer<UInt8>, events: Statement) throws -> String? {
-        defer { events.reset() }
-        do {
-            try ItemHistory.append(.added(item), itemID: item.id, version: 1, recordedAt: time, with: events)
-        } catch let error as SQLiteError where error.isPrimaryKeyViolation {
-            // History outlives an item: the id belonged to an item deleted since, and a deleted
-            // item's history ends with its deletion.
-            return deletedItemProblem(item.id)
-        }
-        return nil
     }
 
     /// Why a row naming the id of a deleted item (whose history is kept) cannot be written.
@@ -35,12 +20,45 @@ extension ItemImport {
         "id \(id.lowercasedString) belonged to a deleted item, whose history is kept; leave the id out to add it as a new item"
     }
 
-    /// Overwrites stored items with rows of `--on-conflict replace`, recording what changed.
+    /// What is stored under an id a row names, read with ``lookupSQL``: a stored item, a deleted
+    /// one (history without a row), or nothing.
+    ///
+    /// `SELECT <item columns> FROM items WHERE id = ?1`, or when there is no such row, a row of
+    /// NULLs whose last column says whether the id has history: one statement, the same SQL on
+    /// both engines, and one round trip to a server.
+    static let lookupSQL: String = {
+        let columns = ItemCodec.columns()
+        let nulls = columns.map { _ in "NULL" }.joined(separator: ", ")
+        return "SELECT \(ItemRepository.columns), 0 FROM items WHERE id = ?1 UNION ALL "
+            + "SELECT \(nulls), 1 FROM \(ItemHistory.table) WHERE item_id = ?1 AND version = 1 "
+            + "AND NOT EXISTS (SELECT 1 FROM items WHERE id = ?1)"
+    }()
+
+    /// What ``lookupSQL`` found for an id.
+    enum StoredID {
+        case none
+        case stored(Item)
+        case deleted
+    }
+
+    /// Runs `lookup` (``lookupSQL``) for `id`.
+    static func stored<Lookup: StoreStatement>(_ id: UUID, lookup: Lookup) throws -> StoredID {
+        defer { lookup.reset() }
+        try lookup.bind(id, at: 0)
+        guard try lookup.step() else { return .none }
+        if lookup.int(at: ItemCodec.columns().count) == 1 { return .deleted }
+        return .stored(try ItemRepository.decode(lookup))
+    }
+
+    /// Overwrites stored items with rows of `--on-conflict replace`; the database records what
+    /// changed.
     final class Replacement<Connection: StoreConnection> {
         let connection: Connection
         /// `UPDATE items SET name = ?2, … , created_at = coalesce(?7, created_at), updated_at = ?8 WHERE id = ?1`,
         /// bound as ``ItemRepository/insertLayout``: a NULL created_at keeps the stored one.
         let update: Connection.Statement
+        /// Stored items overwritten so far (a row equal to its stored item is not one).
+        private(set) var replaced = 0
 
         init(connection: Connection) throws {
             self.connection = connection
@@ -58,14 +76,13 @@ extension ItemImport {
             update = try connection.cachedStatement("UPDATE items SET \(assignments.joined(separator: ", ")) WHERE \(id) = ?\(layout.item + 1)")
         }
 
-        /// Replaces the stored item with `item` and records the change as its next version;
-        /// does nothing when no field differs. Returns why it could not, or nil.
-        func replace<Events: StoreStatement>(with item: Item, created: UnsafeBufferPointer<UInt8>?, updated: UnsafeBufferPointer<UInt8>, events: Events) throws -> String? {
-            // Locked first on a server (as `items update` does), so that the next version is read
-            // after any other writer of this item has committed.
+        /// Replaces the stored item with `item`; does nothing when no field differs (not counted
+        /// in ``replaced``). Returns why it could not, or nil.
+        func replace(with item: Item, created: UnsafeBufferPointer<UInt8>?, updated: UnsafeBufferPointer<UInt8>) throws -> String? {
+            // Locked first on a server (as `items update` does), so that the change recorded is
+            // the one from the row another writer committed.
             let stored = try ItemRecords(connection: connection).item(id: item.id, locking: true)
-            guard let changes = ItemChanges(from: stored, to: item) else { return nil }
-            let version = try HistoryRecords(connection: connection).version(of: item.id)
+            guard ItemChanges(from: stored, to: item) != nil else { return nil }
             defer { update.reset() }
             let layout = ItemRepository.insertLayout
             var row = RowBinder(update, at: layout.item)
@@ -73,8 +90,7 @@ extension ItemImport {
             if let created { try update.bindText(created, at: layout.createdAt) } else { try update.bindNull(at: layout.createdAt) }
             try update.bindText(updated, at: layout.updatedAt)
             try update.run()
-            defer { events.reset() }
-            try ItemHistory.append(.changed(changes), itemID: item.id, version: version + 1, recordedAt: updated, with: events)
+            replaced += 1
             return nil
         }
     }

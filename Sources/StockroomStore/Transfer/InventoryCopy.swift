@@ -67,7 +67,7 @@ public enum InventoryCopy {
             }
         }
         let reader = try InventoryStore.reading(location: source, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
-                                                contents: .itemHistory)
+                                                contents: .itemHistoryPositions)
         if !replacing {
             let found = try existingRows(at: destination, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
             if found.values.contains(where: { $0 > 0 }) { throw CopyError.destinationNotEmpty(destination.description, rows: found) }
@@ -83,10 +83,12 @@ public enum InventoryCopy {
                 let found = try destination.rowCounts()
                 if found.values.contains(where: { $0 > 0 }) {
                     guard replacing else { throw CopyError.destinationNotEmpty(destination.description, rows: found) }
-                    try destination.removeEverything()
                 }
-                return try copyAll(from: Source(engine: reader.engine), into: destination,
-                                   replaced: found.values.contains(where: { $0 > 0 }), progress: progress)
+                return try destination.withHistoryTriggersSuspended {
+                    if found.values.contains(where: { $0 > 0 }) { try destination.removeEverything() }
+                    return try copyAll(from: Source(engine: reader.engine), into: destination,
+                                       replaced: found.values.contains(where: { $0 > 0 }), progress: progress)
+                }
             }
         }
         isCopied = true
@@ -251,29 +253,50 @@ private struct Destination {
 
     func rowCounts() throws -> [InventoryCopy.Table: Int] { try Source(engine: engine).rowCounts() }
 
-    /// Deletes every item, event and draft. The history is append-only (triggers refuse
-    /// DELETE and TRUNCATE); replacing a whole inventory is the one exception, so the triggers
-    /// are set aside for this statement only, inside the copy's transaction.
-    func removeEverything() throws {
+    /// Runs `body` with the triggers of `items` and `item_events` set aside, inside the copy's
+    /// transaction (DDL is transactional on both engines: a failed copy rolls back to the
+    /// triggers as they were). The copy writes rows and their history verbatim, positions
+    /// included: the history triggers would add a second 'added' event per item and refuse
+    /// events written in key order rather than position order, and the append-only triggers
+    /// refuse the deletes of `--force`. The source's rows were decoded and are compared after
+    /// loading, so nothing written here goes unchecked.
+    ///
+    /// SQLite: each trigger is dropped and created again from the SQL the schema holds for it,
+    /// so the schema after the copy is the migrations' own. PostgreSQL: `DISABLE TRIGGER USER`
+    /// then `ENABLE`, which also keeps every other session out of both tables until the commit.
+    func withHistoryTriggersSuspended<T>(_ body: () throws -> T) throws -> T {
+        let tables = ["items", ItemHistory.table]
         switch engine {
         case .sqlite(let database):
+            let list = tables.map { "'\($0)'" }.joined(separator: ", ")
             let triggers = try database.withStatement(
-                "SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = '\(ItemHistory.table)' ORDER BY name"
+                "SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name IN (\(list)) ORDER BY name"
             ) { statement in
                 var found: [(name: String, sql: String)] = []
                 while try statement.step() { found.append((statement.text(at: 0), statement.text(at: 1))) }
                 return found
             }
             for trigger in triggers { try database.execute("DROP TRIGGER \(quoted(trigger.name))") }
-            for table in InventoryCopy.Table.allCases { try database.execute("DELETE FROM \(table.rawValue)") }
+            let result = try body()
             for trigger in triggers { try database.execute(trigger.sql) }
+            return result
+        case .postgres(let store):
+            for table in tables { try store.connection.execute("ALTER TABLE \(table) DISABLE TRIGGER USER") }
+            let result = try body()
+            for table in tables { try store.connection.execute("ALTER TABLE \(table) ENABLE TRIGGER USER") }
+            return result
+        }
+    }
+
+    /// Deletes every item, event and draft: the one time history is deleted, with the triggers
+    /// that refuse it set aside (``withHistoryTriggersSuspended(_:)``).
+    func removeEverything() throws {
+        switch engine {
+        case .sqlite(let database):
+            for table in InventoryCopy.Table.allCases { try database.execute("DELETE FROM \(table.rawValue)") }
         case .postgres(let store):
             let tables = InventoryCopy.Table.allCases.map(\.rawValue).joined(separator: ", ")
-            try store.connection.execute("""
-                ALTER TABLE \(ItemHistory.table) DISABLE TRIGGER USER;
-                TRUNCATE \(tables);
-                ALTER TABLE \(ItemHistory.table) ENABLE TRIGGER USER
-                """)
+            try store.connection.execute("TRUNCATE \(tables)")
         }
     }
 

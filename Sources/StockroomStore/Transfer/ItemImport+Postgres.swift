@@ -5,8 +5,8 @@ import PostgresCore
 // An import into a PostgreSQL server: the same readers, row decoding, checks and history as
 // into a file (ItemImport.load), written through the engine seam instead of SQLite's bulk
 // path. The whole input is one READ COMMITTED transaction, never retried: the input may be
-// standard input, read once. A key violation would abort a server's transaction, so rows and
-// events are inserted with ON CONFLICT DO NOTHING and the change count says what happened.
+// standard input, read once. A key violation would abort a server's transaction, so rows are
+// inserted with ON CONFLICT DO NOTHING and the change count says what happened.
 extension ItemImport {
     /// Imports the rows read from `descriptor` into `store`, a file or a server, with the same
     /// result, summary and history on either engine.
@@ -33,23 +33,24 @@ extension ItemImport {
                 let writer = try PostgresRowWriter(connection: connection, onConflict: onConflict)
                 let summary = try load(descriptor, lookup: try connection.cachedStatement(ItemImport.lookupSQL),
                                        writer: writer, progress: progress)
+                let replaced = writer.replacement?.replaced ?? 0
                 return Summary(rows: summary.rows, imported: writer.inserted,
-                               skipped: onConflict == .skip ? summary.rows - writer.inserted : 0,
-                               replaced: onConflict == .replace ? summary.rows - writer.inserted : 0,
-                               dryRun: false, rebuiltIndexes: false)
+                               skipped: onConflict == .fail ? 0 : summary.rows - writer.inserted - replaced,
+                               replaced: replaced, dryRun: false, rebuiltIndexes: false)
             }
         }
     }
 }
 
-/// Writes rows into a server one prepared INSERT at a time, with each new item's version 1
-/// and each replaced item's change, as ``ItemImport`` does into a file.
+/// Writes rows into a server one prepared INSERT at a time; the server's triggers record each
+/// new item's version 1 and each replaced item's change, as into a file.
 final class PostgresRowWriter: ImportRowWriter {
     let connection: PostgresStoreConnection
     let insert: PostgresStoreStatement
-    let events: PostgresStoreStatement
-    /// A replaced item's event: a clash of versions is an error here, never silently dropped.
-    let changedEvents: PostgresStoreStatement
+    /// ``ItemImport/lookupSQL``, run before inserting a row that names its id: the trigger's
+    /// refusal of a deleted item's id would abort the transaction, and the import goes on
+    /// reading to report every bad row.
+    let lookup: PostgresStoreStatement
     let onConflict: ItemImport.ConflictPolicy
     let replacement: ItemImport.Replacement<PostgresStoreConnection>?
     /// New items written so far.
@@ -61,30 +62,29 @@ final class PostgresRowWriter: ImportRowWriter {
         // A stored id never raises an error here (it would abort the transaction, and the
         // import goes on reading to report every bad row): the change count tells.
         insert = try connection.cachedStatement(ItemRepository.insertSQL + " ON CONFLICT (id) DO NOTHING")
-        events = try connection.cachedStatement(ItemHistory.insertSQL + " ON CONFLICT DO NOTHING")
-        changedEvents = try connection.cachedStatement(ItemHistory.insertSQL)
+        lookup = try connection.cachedStatement(ItemImport.lookupSQL)
         replacement = onConflict == .replace ? try ItemImport.Replacement(connection: connection) : nil
     }
 
     func write(id: UUID, row: ImportedRow, decoder: ImportRowDecoder, now: [UInt8]) throws -> String? {
+        if row.id != nil, case .deleted = try ItemImport.stored(id, lookup: lookup) {
+            return ItemImport.deletedItemProblem(id)
+        }
         defer { insert.reset() }
         let (item, created, updated) = try ItemImport.bind(row, id: id, decoder: decoder, now: now, to: insert)
         try insert.run()
-        return try updated.withUnsafeBufferPointer { time in
-            if connection.changes == 1 {
-                inserted += 1
-                defer { events.reset() }
-                try ItemHistory.append(.added(item), itemID: item.id, version: 1, recordedAt: time, with: events)
-                guard connection.changes == 1 else { return ItemImport.deletedItemProblem(id) }
-                return nil
-            }
-            switch onConflict {
-            case .fail: return ItemImport.existingIDProblem(id)
-            case .skip: return nil
-            case .replace:
-                guard let replacement else { return nil }
-                return try created.withUnsafeBufferPointer { created in
-                    try replacement.replace(with: item, created: row.hasCreatedAt ? created : nil, updated: time, events: changedEvents)
+        if connection.changes == 1 {
+            inserted += 1
+            return nil
+        }
+        switch onConflict {
+        case .fail: return ItemImport.existingIDProblem(id)
+        case .skip: return nil
+        case .replace:
+            guard let replacement else { return nil }
+            return try updated.withUnsafeBufferPointer { time in
+                try created.withUnsafeBufferPointer { created in
+                    try replacement.replace(with: item, created: row.hasCreatedAt ? created : nil, updated: time)
                 }
             }
         }

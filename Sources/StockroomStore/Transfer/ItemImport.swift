@@ -38,9 +38,10 @@ public struct ItemImport {
         public let rows: Int
         /// New items added.
         public let imported: Int
-        /// Rows left out because their id existed (`--on-conflict skip`).
+        /// Rows left out because their id existed (`--on-conflict skip`), or because the stored
+        /// item already held exactly the row's fields (`--on-conflict replace`: nothing to write).
         public let skipped: Int
-        /// Stored items overwritten (`--on-conflict replace`).
+        /// Stored items overwritten with a row that changed at least one field (`--on-conflict replace`).
         public let replaced: Int
         /// True when nothing was written.
         public let dryRun: Bool
@@ -89,26 +90,20 @@ public struct ItemImport {
             if let loadCacheKiB { try database.execute("PRAGMA cache_size = -\(loadCacheKiB)") }
             defer { if loadCacheKiB != nil { try? database.execute("PRAGMA cache_size = -2000") } }
             try rebuild?.dropIndexes()
-            // Into a database without items or history, every item's first event is written in
-            // one statement after the load (as migration 0003 does), not one INSERT per row.
-            let historyAfterLoad = try rebuild != nil && HistoryRecords(connection: database).isEmpty()
-            let writer = try RowWriter(database: database, onConflict: onConflict, recordsHistory: !historyAfterLoad)
+            // The database's triggers write each item's history as its row is written.
+            let writer = try RowWriter(database: database, onConflict: onConflict)
             let summary = try load(descriptor, lookup: try database.prepare(ItemImport.lookupSQL), writer: writer, progress: progress)
-            if historyAfterLoad { try database.execute(ItemHistory.addedForEveryItemSQL) }
             try rebuild?.createIndexes()
             let written = try ItemRepository(database: database).count() - before
+            let replaced = writer.replacement?.replaced ?? 0
             return Summary(rows: summary.rows, imported: written,
-                           skipped: onConflict == .skip ? summary.rows - written : 0,
-                           replaced: onConflict == .replace ? summary.rows - written : 0,
-                           dryRun: false, rebuiltIndexes: rebuild != nil)
+                           skipped: onConflict == .fail ? 0 : summary.rows - written - replaced,
+                           replaced: replaced, dryRun: false, rebuiltIndexes: rebuild != nil)
         }
     }
 
-    /// Whether an id is stored already.
-    static let lookupSQL = "SELECT 1 FROM items WHERE id = ?"
-
     /// Reads every row; writes them with `writer` while no row has been bad. `lookup`
-    /// (``lookupSQL``) names stored ids when nothing is written. Generic so that each engine's
+    /// (``lookupSQL``) names stored and deleted ids when nothing is written, as the writer would. Generic so that each engine's
     /// path is specialised: SQLite's makes the same direct calls as before PostgreSQL's existed.
     func load<Writer: ImportRowWriter, Lookup: StoreStatement>(
         _ descriptor: Int32, lookup: Lookup?, writer: Writer?, progress: (Progress) -> Void
@@ -123,9 +118,10 @@ public struct ItemImport {
             seenIDs.reserveCapacity(Int(info.st_size) / 100)
         }
         var rows = 0
+        // Stored ids a dry run would skip or replace, and stored items a replace would leave as
+        // they are (no field differs: skipped, as the real import counts them).
         var existing = 0
-        // Whether an id is stored already: for a dry run, and, once a bad row has stopped the
-        // writing, to keep naming conflicting ids (rows of this import are repeats, caught above).
+        var unchanged = 0
         let now = Array(Timestamp.now().utf8)
 
         func accept(_ row: ImportedRow, line: Int) throws {
@@ -137,12 +133,25 @@ public struct ItemImport {
                     return
                 }
                 id = given
-                if let lookup, writer == nil || (!problems.isEmpty && onConflict == .fail) {
-                    defer { lookup.reset() }
-                    try lookup.bind(id, at: 0)
-                    if try lookup.step() {
-                        existing += 1
-                        if onConflict == .fail { problems.add(line: line, ItemImport.existingIDProblem(id)) }
+                // What is stored under the id: for a dry run, and, once a bad row has stopped
+                // the writing, to keep naming the ids the writer would have refused (rows of
+                // this import are repeats, caught above).
+                if let lookup, writer == nil || !problems.isEmpty {
+                    switch try ItemImport.stored(id, lookup: lookup) {
+                    case .none: break
+                    case .deleted:
+                        problems.add(line: line, ItemImport.deletedItemProblem(id))
+                    case .stored(let item):
+                        switch onConflict {
+                        case .fail: problems.add(line: line, ItemImport.existingIDProblem(id))
+                        case .skip: existing += 1
+                        case .replace:
+                            if ItemChanges(from: item, to: Item(id: id, name: row.name, color: row.color, status: row.status)) == nil {
+                                unchanged += 1
+                            } else {
+                                existing += 1
+                            }
+                        }
                     }
                 }
             } else {
@@ -206,9 +215,8 @@ public struct ItemImport {
         }
         progress(Progress(rows: rows, bytesRead: input.bytesRead))
         guard problems.isEmpty else { throw problems.rejection }
-        let imported = rows - (onConflict == .fail ? 0 : existing)
-        return Summary(rows: rows, imported: imported,
-                       skipped: onConflict == .skip ? existing : 0,
+        return Summary(rows: rows, imported: rows - existing - unchanged,
+                       skipped: onConflict == .skip ? existing : unchanged,
                        replaced: onConflict == .replace ? existing : 0,
                        dryRun: true, rebuiltIndexes: false)
     }
@@ -216,37 +224,35 @@ public struct ItemImport {
 
 /// Writes one decoded row into the database of an import.
 protocol ImportRowWriter: AnyObject {
-    /// Writes one row and its history; returns why it could not be written, or nil.
+    /// Writes one row (the database records its history); returns why it could not be
+    /// written, or nil.
     func write(id: UUID, row: ImportedRow, decoder: ImportRowDecoder, now: [UInt8]) throws -> String?
 }
 
-/// Writes rows with prepared statements reused for every row, and each written item's history
-/// (``ItemImport/recordAdded(_:time:events:)``, ``ItemImport/recordReplaced(_:with:)``).
+/// Writes rows with prepared statements reused for every row; the database's triggers record
+/// each written item's history.
 private final class RowWriter: ImportRowWriter {
     let database: Database
     let insert: Statement
-    let events: Statement
+    /// ``ItemImport/lookupSQL``: tells a deleted item's id from another refusal.
+    let lookup: Statement
     let onConflict: ItemImport.ConflictPolicy
     /// For `replace` only: reads and overwrites a stored item whose id a row names.
     let replacement: ItemImport.Replacement<Database>?
 
-    /// False when the caller writes the history of the whole load at the end.
-    let recordsHistory: Bool
-
-    init(database: Database, onConflict: ItemImport.ConflictPolicy, recordsHistory: Bool) throws {
+    init(database: Database, onConflict: ItemImport.ConflictPolicy) throws {
         self.database = database
-        self.recordsHistory = recordsHistory
         self.onConflict = onConflict
         var sql = ItemRepository.insertSQL
         // With replace too the INSERT leaves a stored item alone: the stored item is read first,
-        // so that its history records what changed (only for the ids that conflict).
+        // so that only a row that changes something is written (only for the ids that conflict).
         if onConflict != .fail { sql += " ON CONFLICT (id) DO NOTHING" }
         insert = try database.prepare(sql)
-        events = try database.prepare(ItemHistory.insertSQL)
+        lookup = try database.prepare(ItemImport.lookupSQL)
         replacement = onConflict == .replace ? try ItemImport.Replacement(connection: database) : nil
     }
 
-    /// Writes one row and its history; returns why it could not be written, or nil.
+    /// Writes one row; returns why it could not be written, or nil.
     @inline(__always)
     func write(id: UUID, row: ImportedRow, decoder: ImportRowDecoder, now: [UInt8]) throws -> String? {
         defer { insert.reset() }
@@ -255,16 +261,16 @@ private final class RowWriter: ImportRowWriter {
             try insert.run()
         } catch let error as SQLiteError where error.isConstraintViolation {
             if error.isPrimaryKeyViolation { return ItemImport.existingIDProblem(id) }
+            // The history trigger refuses the id of a deleted item (its history is kept).
+            if case .deleted = try ItemImport.stored(id, lookup: lookup) { return ItemImport.deletedItemProblem(id) }
             return "the database refused the row: \(error.message)"
         }
+        // Written (the trigger recorded version 1), or the id is stored already: skip leaves
+        // it; replace overwrites it.
+        guard database.changes != 1, let replacement else { return nil }
         return try updated.withUnsafeBufferPointer { time in
-            if database.changes == 1 {
-                return recordsHistory ? try ItemImport.recordAdded(item, time: time, events: events) : nil
-            }
-            // The id is stored already: skip leaves it; replace overwrites it.
-            guard let replacement else { return nil }
-            return try created.withUnsafeBufferPointer { created in
-                try replacement.replace(with: item, created: row.hasCreatedAt ? created : nil, updated: time, events: events)
+            try created.withUnsafeBufferPointer { created in
+                try replacement.replace(with: item, created: row.hasCreatedAt ? created : nil, updated: time)
             }
         }
     }

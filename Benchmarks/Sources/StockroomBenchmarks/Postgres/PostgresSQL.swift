@@ -7,10 +7,6 @@ enum PostgresSQL {
         INSERT INTO items (id, name, color, status, quantity, is_on_back_order, created_at, updated_at)
         VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
         """
-    static let insertAddedEvent = """
-        INSERT INTO item_events (item_id, to_name, to_color, to_status, to_quantity, to_is_on_back_order, recorded_at, version, kind)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, 1, 'added')
-        """
     static let selectAll = "SELECT id, name, color, status, quantity, is_on_back_order FROM items"
     static let page = """
         SELECT id, name, color, status, quantity, is_on_back_order FROM items

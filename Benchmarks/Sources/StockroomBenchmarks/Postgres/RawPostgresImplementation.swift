@@ -22,7 +22,7 @@ final class RawPostgresImplementation: Implementation {
             close()
             throw message
         }
-        for (name, sql) in [("insert_item", PostgresSQL.insertItem), ("insert_event", PostgresSQL.insertAddedEvent),
+        for (name, sql) in [("insert_item", PostgresSQL.insertItem),
                             ("select_all", PostgresSQL.selectAll), ("page", PostgresSQL.page)] {
             try check(PQprepare(connection, name, sql, 0, nil), PGRES_COMMAND_OK)
         }
@@ -41,7 +41,6 @@ final class RawPostgresImplementation: Implementation {
                 for item in items {
                     try withParameters(of: item, now: nowText) { values in
                         try check(PQexecPrepared(connection, "insert_item", 7, values, nil, nil, 0), PGRES_COMMAND_OK)
-                        try check(PQexecPrepared(connection, "insert_event", 7, values, nil, nil, 0), PGRES_COMMAND_OK)
                     }
                 }
             }

@@ -137,7 +137,10 @@ struct ImportCommand: ParsableCommand {
         case .text:
             let time = String(format: "%.1f", seconds)
             var text = summary.dryRun ? "dry run: \(summary.rows) rows are valid; would import \(summary.imported) items" : "imported \(summary.imported) items"
-            if summary.skipped > 0 { text += " (\(summary.skipped) skipped: their ids exist)" }
+            if summary.skipped > 0 {
+                // Under replace, a row is skipped only when its stored item already holds it.
+                text += onConflict == .replace ? " (\(summary.skipped) skipped: unchanged)" : " (\(summary.skipped) skipped: their ids exist)"
+            }
             if summary.replaced > 0 { text += " (\(summary.replaced) replaced)" }
             Output.line(text + (summary.dryRun ? "; nothing was written" : " in \(time) s"))
         case .json:

@@ -1,0 +1,16 @@
+/// An event with its place among the events of every item: ``position`` counts 1, 2, 3, … in
+/// the order the changes were committed, without gaps, so a reader that has seen every event up
+/// to position N asks for those after N and misses none (the web server's event stream resumes
+/// from a client's `Last-Event-ID` this way).
+public struct PositionedItemEvent: Hashable, Sendable {
+    /// The event's place in commit order across all items, from 1.
+    public let position: Int64
+    /// The event, its item, version and time.
+    public let recorded: RecordedItemEvent
+
+    /// Pairs an event with its position.
+    public init(position: Int64, recorded: RecordedItemEvent) {
+        self.position = position
+        self.recorded = recorded
+    }
+}
