@@ -29,17 +29,17 @@ enum Assets {
         @media (max-width: 40rem) { input[type=text], input:not([type]), input[type=search] { width: 100%; } th, td { padding: .25rem; } }
         """
 
-    /// Live updates of an open list: fetch the same page again and swap the table when it
-    /// changed. A page that works without it; with it, an item added by anyone shows within
-    /// about a second.
+    /// Live updates of an open list: the page listens to `/api/events` from the position it
+    /// was rendered at, and on any event fetches itself again and swaps the table. The page
+    /// works without it; with it, an item added by anyone shows within about a second.
     static let live = """
         "use strict";
         (function () {
           var table = document.getElementById("items");
-          if (!table) return;
-          var busy = false;
-          setInterval(function () {
-            if (busy || document.hidden) return;
+          if (!table || !window.EventSource) return;
+          var busy = false, again = false;
+          function refresh() {
+            if (busy) { again = true; return; }
             busy = true;
             fetch(location.href, { headers: { "Accept": "text/html" }, credentials: "same-origin" })
               .then(function (response) { return response.ok ? response.text() : null; })
@@ -50,8 +50,10 @@ enum Assets {
                 if (fresh && current && fresh.innerHTML !== current.innerHTML) current.innerHTML = fresh.innerHTML;
               })
               .catch(function () {})
-              .then(function () { busy = false; });
-          }, 500);
+              .then(function () { busy = false; if (again) { again = false; refresh(); } });
+          }
+          var source = new EventSource("/api/events?after=" + encodeURIComponent(table.getAttribute("data-position") || "0"));
+          ["added", "changed", "deleted"].forEach(function (kind) { source.addEventListener(kind, refresh); });
         })();
         """
 

@@ -29,6 +29,9 @@ struct ItemPages: Sendable {
         } catch let problem as Problem {
             return HTML.page("Items", HTML.message(problem.detail), status: problem.status)
         }
+        // Read before the page: an event between the two refreshes the page once more, never
+        // goes unseen.
+        let position = try await items.pool.run { store in try store.items.lastEventPosition() }
         let page = try await items.page(query)
         let statusChoices = [("", "any")] + ItemQuery.StatusFilter.allCases.map { ($0.text, $0.text) }
         var body = """
@@ -44,7 +47,7 @@ struct ItemPages: Sendable {
             <div class="scroll"><table>
             <caption class="visually-hidden">Items, ordered by name</caption>
             <thead><tr><th scope="col">Name</th><th scope="col">Colour</th><th scope="col">Status</th><th scope="col">Version</th></tr></thead>
-            <tbody id="items">
+            <tbody id="items" data-position="\(position)">
             """
         for (item, version) in page.items {
             body += "<tr><td><a href=\"/items/\(item.id.lowercasedString)\">\(HTML.escape(Presentation.displayName(item.name)))</a></td>"

@@ -106,6 +106,19 @@ enum OpenAPIDocument {
             }
           }
         },
+        "/api/events": {
+          "get": {
+            "summary": "Server-Sent Events: one per history event committed by anyone, in commit order; `id` is the event's position (1, 2, 3, ... without gaps), `event` its kind, `data` the object of `items history --format json`. Reconnecting with Last-Event-ID resumes with nothing lost or repeated.",
+            "parameters": [
+              {"name": "Last-Event-ID", "in": "header", "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"}},
+              {"name": "after", "in": "query", "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"}, "description": "As Last-Event-ID, for clients that cannot set headers."}
+            ],
+            "responses": {
+              "200": {"description": "The stream, open until the client or the server stops", "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+              "400": {"$ref": "#/components/responses/Problem"}
+            }
+          }
+        },
         "/api/export": {
           "get": {
             "summary": "Every item ordered by id, streamed: the bytes of `stockroom export`",

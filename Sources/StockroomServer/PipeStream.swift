@@ -54,9 +54,14 @@ enum PipeStream {
     }
 }
 
-/// Set once, read by another thread.
-final class StopFlag: Sendable {
+/// Set once, read by other threads: a stream's consumer went away, or the server is stopping
+/// (long-lived event streams end so that the graceful stop need not wait for them).
+public final class StopFlag: Sendable {
     private let value = Atomic<Bool>(false)
-    func stop() { value.store(true, ordering: .releasing) }
-    var isStopped: Bool { value.load(ordering: .acquiring) }
+    /// A flag not yet set.
+    public init() {}
+    /// Sets the flag.
+    public func stop() { value.store(true, ordering: .releasing) }
+    /// Whether the flag was set.
+    public var isStopped: Bool { value.load(ordering: .acquiring) }
 }

@@ -11,12 +11,15 @@ public struct StockroomServer: Sendable {
     public let configuration: ServerConfiguration
     /// The connections, each on its own thread.
     public let pool: StorePool
+    /// Set when the process is told to stop: event streams end at their next poll.
+    public let stopping: StopFlag
     let boundPort: BoundPort
 
     /// A server over `pool`. Nothing listens until ``run(onListening:)``.
-    public init(configuration: ServerConfiguration, pool: StorePool) {
+    public init(configuration: ServerConfiguration, pool: StorePool, stopping: StopFlag = StopFlag()) {
         self.configuration = configuration
         self.pool = pool
+        self.stopping = stopping
         boundPort = BoundPort(configuration.port)
     }
 
@@ -48,6 +51,7 @@ public struct StockroomServer: Sendable {
         items.register(on: router)
         drafts.register(on: router)
         transfer.register(on: router)
+        EventsAPI(pool: pool, stopping: stopping).register(on: router)
         OpenAPIDocument.register(on: router)
         Assets.register(on: router)
         ItemPages(items: items, drafts: drafts).register(on: router)

@@ -17,6 +17,8 @@ import Testing
             "python3", "-c", "import sys; from schemathesis.cli import schemathesis; sys.argv[0] = 'schemathesis'; sys.exit(schemathesis())",
             "run", url + "api/openapi.json", "--checks", checks, "--max-examples", "5", "--seed", "1",
             "--phases", "examples,coverage,fuzzing", "--no-color",
+            // The event stream stays open by design; ServeCommandTests reads it.
+            "--exclude-path", "/api/events",
         ])
         kill(server.processIdentifier, SIGTERM)
         let stopped = server.wait()

@@ -177,3 +177,32 @@ extension ServeCommandTests {
         #expect(names.stdout.contains("First") && !names.stdout.contains("Waiting"))
     }
 }
+
+extension ServeCommandTests {
+    @Test("/api/events: every committed event in commit order, from the CLI too; Last-Event-ID resumes with nothing lost or repeated")
+    func events() throws {
+        let server = try Server()
+        let first = try server.database.stockroom("items", "add", "--name", "From the CLI").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let body = #"{"name":"From the API","status":{"case":"inStock","quantity":1}}"#
+        #expect(try RawHTTP.request(port: server.port, "POST", "/api/items", headers: ["Content-Type": "application/json"], body: body).status == 201)
+        try server.database.stockroom("items", "update", first, "--quantity", "5")
+        let all = try RawHTTP.events(port: server.port, count: 3)
+        #expect(all.map(\.id) == ["1", "2", "3"])
+        #expect(all.map(\.event) == ["added", "added", "changed"])
+        #expect(all[0].data.contains("\"itemId\":\"\(first)\"") && all[2].data.contains("\"version\":2"))
+        // Resume after 2: the stream gives 3, then what is committed while it is open.
+        let resumed = try RawHTTP.events(port: server.port, headers: ["Last-Event-ID": "2"], count: 3) {
+            try server.database.stockroom("items", "delete", first)
+            try server.database.stockroom("items", "add", "--name", "Later")
+        }
+        #expect(resumed.map(\.id) == ["3", "4", "5"])
+        #expect(resumed.map(\.event) == ["changed", "deleted", "added"])
+        #expect(try RawHTTP.request(port: server.port, "GET", "/api/events", headers: ["Last-Event-ID": "x"]).status == 400)
+        // SIGTERM ends open streams at their next poll: the stop is prompt and clean.
+        let listener = Thread { _ = try? RawHTTP.events(port: server.port, count: 1000) }
+        listener.start()
+        let result = server.stop()
+        #expect(result.status == 0)
+        #expect(!result.stderr.contains("abandoned"), "\(result.stderr)")
+    }
+}

@@ -66,12 +66,13 @@ struct ServeCommand: ParsableCommand {
         let busyTimeout = database.busyTimeoutMilliseconds
         let outcome = ServeOutcome()
         let done = DispatchSemaphore(value: 0)
-        let watchdog = ShutdownWatchdog(seconds: ServeCommand.shutdownSeconds)
+        let stopping = StopFlag()
+        let watchdog = ShutdownWatchdog(seconds: ServeCommand.shutdownSeconds, stopping: stopping)
         Task {
             let result = await Result {
                 let pool = try await StockroomServer.openPool(location: location, busyTimeoutMilliseconds: busyTimeout, readOnly: configuration.readOnly)
                 do {
-                    try await StockroomServer(configuration: configuration, pool: pool).run { url in
+                    try await StockroomServer(configuration: configuration, pool: pool, stopping: stopping).run { url in
                         outcome.markListening()
                         FileHandle.standardOutput.write(Data((url + "\n").utf8))
                     }
@@ -123,13 +124,14 @@ struct ServeCommand: ParsableCommand {
 final class ShutdownWatchdog {
     private let sources: [any DispatchSourceSignal]
 
-    init(seconds: Int) {
+    init(seconds: Int, stopping: StopFlag) {
         sources = [SIGTERM, SIGINT].map { number in
             // Hummingbird's own handler ignores the default action too; a dispatch source
             // only sees a signal whose default action is off.
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
+                stopping.stop() // event streams end at their next poll
                 DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds)) {
                     FileHandle.standardError.write(Data("serve: requests still running \(seconds) s after the signal were abandoned, uncommitted\n".utf8))
                     exit(0)
