@@ -8,8 +8,8 @@
 set -euo pipefail
 
 # For `stockroom serve`'s browser tests: Debian's chromium (Playwright drives it; it never
-# downloads a browser of its own) and pip to install Playwright from PyPI.
-packages=(libsqlite3-dev sqlite3 pkg-config util-linux libpq-dev chromium python3-pip)
+# downloads a browser of its own) and venv, for the Python tools below.
+packages=(libsqlite3-dev sqlite3 pkg-config util-linux libpq-dev chromium python3-venv)
 # The server: Debian 12's version (postgresql-15) when the archive has it, else the
 # distribution's default through the `postgresql` metapackage.
 if apt-cache show postgresql-15 >/dev/null 2>&1; then
@@ -43,14 +43,15 @@ fi
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || [ -n "${STOCKROOM_PG_BINDIR:-}" ] \
     || { echo "setup: no PostgreSQL server programs found under /usr/lib/postgresql/*/bin" >&2; exit 1; }
 
-# From PyPI, for the python3 on PATH: Playwright (Tests/Browser/web_test.py drives Debian's
-# chromium with it) and schemathesis (ServeAPIFuzzTests fuzzes the API from its OpenAPI document).
-for module in playwright schemathesis; do
-    if ! python3 -c "import $module" >/dev/null 2>&1; then
-        echo "setup: installing $module (PyPI)" >&2
-        python3 -m pip install --quiet "$module" 2>/dev/null \
-            || python3 -m pip install --quiet --break-system-packages "$module"
-    fi
-done
+# From PyPI, into a virtual environment of the project's own (.build/python, so that neither
+# Debian's Python packages nor pip's are disturbed): Playwright (Tests/Browser/web_test.py
+# drives Debian's chromium with it, never a browser of its own) and schemathesis
+# (ServeAPIFuzzTests fuzzes the API from its OpenAPI document). The tests use this interpreter.
+venv="$(cd "$(dirname "$0")/.." && pwd)/.build/python"
+if ! "$venv/bin/python3" -c "import playwright, schemathesis" >/dev/null 2>&1; then
+    echo "setup: installing playwright and schemathesis (PyPI) into $venv" >&2
+    python3 -m venv "$venv"
+    "$venv/bin/python3" -m pip install --quiet playwright schemathesis
+fi
 
 command -v swift >/dev/null || { echo "setup: swift is not on PATH (expected the Swift 6 toolchain, e.g. /opt/swift/usr/bin)" >&2; exit 1; }

@@ -5,7 +5,7 @@ Starts the real binary on a fresh file with --port 0, drives the pages as a pers
 Playwright, and checks the results through the CLI on the same file. Each test saves a
 screenshot under the build folder. Run by ServerBrowserTests (swift test), or by hand:
 
-    STOCKROOM_BIN=.build/debug/stockroom python3 Tests/Browser/web_test.py
+    STOCKROOM_BIN=.build/debug/stockroom .build/python/bin/python3 Tests/Browser/web_test.py
 
 Prints one line per test and a closing 'N passed, N failed' line; exits 1 on any failure.
 """

@@ -13,8 +13,8 @@ import Testing
         let url = try #require(server.readLine())
         _ = try database.stockroom("items", "add", "--name", "Seed", "--color", "red")
         let checks = "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,response_headers_conformance"
-        let result = try Processes.run("/usr/bin/env", [
-            "python3", "-c", "import sys; from schemathesis.cli import schemathesis; sys.argv[0] = 'schemathesis'; sys.exit(schemathesis())",
+        let result = try PythonTools.run([
+            "-c", "import sys; from schemathesis.cli import schemathesis; sys.argv[0] = 'schemathesis'; sys.exit(schemathesis())",
             "run", url + "api/openapi.json", "--checks", checks, "--max-examples", "5", "--seed", "1",
             "--phases", "examples,coverage,fuzzing", "--no-color",
             // The event stream stays open by design; ServeCommandTests reads it.

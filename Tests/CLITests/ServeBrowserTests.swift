@@ -12,7 +12,7 @@ import Testing
     func browser() throws {
         let script = Processes.packageRoot.appending(path: "Tests/Browser/web_test.py").path
         let screenshots = Processes.packageRoot.appending(path: ".build/screenshots").path
-        let result = try Processes.run("/usr/bin/env", ["python3", script], environment: [
+        let result = try PythonTools.run([script], environment: [
             "STOCKROOM_BIN": Processes.stockroomPath, "STOCKROOM_SCREENSHOTS": screenshots,
         ])
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
