@@ -4,12 +4,13 @@
 # database with it), pkg-config (SwiftPM finds libsqlite3 through it) and flock (the nightly
 # backup script). For PostgreSQL: libpq-dev (the CLibPQ target links libpq) and the PostgreSQL
 # server (the tests start throwaway servers of their own with initdb and pg_ctl; nothing is
-# started here). Safe to run again: it installs only what is missing.
+# started here), and openssl (the TLS tests make a certificate authority and a server
+# certificate with it). Safe to run again: it installs only what is missing.
 set -euo pipefail
 
 # For `stockroom serve`'s browser tests: Debian's chromium (Playwright drives it; it never
 # downloads a browser of its own) and venv, for the Python tools below.
-packages=(libsqlite3-dev sqlite3 pkg-config util-linux libpq-dev chromium python3-venv)
+packages=(libsqlite3-dev sqlite3 pkg-config util-linux libpq-dev openssl chromium python3-venv)
 # The server: Debian 12's version (postgresql-15) when the archive has it, else the
 # distribution's default through the `postgresql` metapackage.
 if apt-cache show postgresql-15 >/dev/null 2>&1; then

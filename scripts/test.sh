@@ -12,4 +12,8 @@ swift build --build-tests -Xswiftc -warnings-as-errors
 # is the last thing printed.
 scripts/bench.sh --quick >&2
 
+# Every fuzz target (Fuzz/, libFuzzer with AddressSanitizer) for a short run from its seeds:
+# a crash or a broken property fails the job. About three minutes with the sanitizer build.
+scripts/fuzz.sh all 15 >&2
+
 swift test --skip-build --parallel --num-workers 2 "$@"

@@ -16,11 +16,18 @@ import Foundation
 /// Server notices (`NOTICE: ... skipping`) are dropped instead of going to stderr, which
 /// belongs to the program using the connection.
 public final class Connection {
+    /// How long connecting waits for a server that accepted the connection but does not
+    /// answer, per host tried, when neither the connection string nor `PGCONNECT_TIMEOUT`
+    /// sets `connect_timeout` (libpq alone would wait forever).
+    public static let defaultConnectTimeoutSeconds = 10
+
     /// The connection string with its password masked: safe to print.
     public let redactedConnectionString: String
     /// The passwords the connection string holds, to scrub from libpq's messages.
     private let passwords: [String]
-    let handle: OpaquePointer
+    private(set) var handle: OpaquePointer
+    /// The connection string as given, password included, for ``reset()``; never printed.
+    private let connectionString: String
     /// libpq's functions, loaded by the first connection of the process.
     let pq: LibPQTable
     /// Incremented by ``reset()``: statements prepared in an earlier session are gone.
@@ -41,6 +48,7 @@ public final class Connection {
     public init(_ connectionString: String) throws {
         let pq = try PostgresClientLibrary.functions()
         self.pq = pq
+        self.connectionString = connectionString
         redactedConnectionString = ConnectionString.redacted(connectionString)
         passwords = ConnectionString.passwords(in: connectionString)
         let passwords = passwords
@@ -54,14 +62,17 @@ public final class Connection {
             throw PostgresError(kind: .invalidConnectionString,
                                 message: "invalid connection string \(redactedConnectionString): \(clean(message))")
         }
-        guard let connection = pq.PQconnectdb(connectionString) else {
-            throw PostgresError(kind: .connectionFailed, message: "libpq could not allocate a connection")
-        }
-        guard pq.PQstatus(connection) == CONNECTION_OK else {
-            let message = clean(pq.errorMessage(connection))
-            pq.PQfinish(connection)
+        let connection: OpaquePointer
+        do {
+            // Our notice processor goes in before libpq reads a byte, and the wait for a
+            // server that does not answer is bounded (see ConnectionStartup).
+            guard let started = try ConnectionStartup.connect(connectionString, pq: pq) else {
+                throw PostgresError(kind: .connectionFailed, message: "libpq could not allocate a connection")
+            }
+            connection = started
+        } catch let failure as ConnectionStartup.Failure {
             throw PostgresError(kind: .connectionFailed,
-                                message: "could not connect to \(redactedConnectionString): \(message)")
+                                message: "could not connect to \(redactedConnectionString): \(failure.describe(clean: clean))")
         }
         Connection.configure(connection, pq: pq)
         // Setting the client encoding is a round trip: a server that went away just after
@@ -145,11 +156,19 @@ public final class Connection {
     /// Prepared statements are prepared again on their next use; session settings made with
     /// ``setSetting(_:to:local:)`` are made again at once.
     public func reset() throws {
-        pq.PQreset(handle)
         session += 1
         preparedStatements.removeAll()
-        guard pq.PQstatus(handle) == CONNECTION_OK else {
-            let message = Connection.clean(pq.errorMessage(handle), passwords: passwords)
+        // A new connection rather than PQreset, which blocks inside libpq: the same bounded,
+        // host-by-host startup as the first connection (ConnectionStartup).
+        let passwords = passwords
+        do {
+            guard let started = try ConnectionStartup.connect(connectionString, pq: pq) else {
+                throw PostgresError(kind: .connectionFailed, message: "libpq could not allocate a connection")
+            }
+            pq.PQfinish(handle)
+            handle = started
+        } catch let failure as ConnectionStartup.Failure {
+            let message = failure.describe { Connection.clean($0, passwords: passwords) }
             throw PostgresError(kind: .connectionFailed, message: "could not reconnect to \(redactedConnectionString): \(message)")
         }
         Connection.configure(handle, pq: pq)

@@ -59,37 +59,45 @@ public enum ConnectionString {
         return nil
     }
 
+    /// Masks a URI's passwords where libpq finds them (its `conninfo_uri_parse_options`): the
+    /// user information is everything before the first `@` that comes before any `/` (a `?` or
+    /// `#` there is part of the password, not a query or fragment); the query starts at the
+    /// first `?` after it; parameters are split at `&` only, as libpq has no fragment (a `#`
+    /// is part of a value).
     private static func redactedURI(_ bytes: [UInt8], schemeLength: Int, secrets: inout [String]) -> [UInt8] {
         var output = Array(bytes[..<schemeLength])
-        // The authority runs to the first '/', '?' or '#'; its user information ends at its last '@'.
-        var authorityEnd = schemeLength
-        while authorityEnd < bytes.count, ![UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#")].contains(bytes[authorityEnd]) {
-            authorityEnd += 1
-        }
-        let authority = bytes[schemeLength..<authorityEnd]
-        if let at = authority.lastIndex(of: UInt8(ascii: "@")) {
-            let userInfo = bytes[schemeLength..<at]
+        var index = schemeLength
+        while index < bytes.count, bytes[index] != UInt8(ascii: "@"), bytes[index] != UInt8(ascii: "/") { index += 1 }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "@") {
+            let firstAt = index
+            // An `@` written unencoded in a password makes libpq read the rest as hosts: masked
+            // too (up to the last `@` before the hosts end), as its writer meant it as password.
+            var lastAt = firstAt
+            var scan = firstAt + 1
+            while scan < bytes.count, bytes[scan] != UInt8(ascii: "/"), bytes[scan] != UInt8(ascii: "?") {
+                if bytes[scan] == UInt8(ascii: "@") { lastAt = scan }
+                scan += 1
+            }
+            let userInfo = bytes[schemeLength..<lastAt]
             if let colon = userInfo.firstIndex(of: UInt8(ascii: ":")) {
                 output += bytes[schemeLength...colon]
                 output += Array(mask.utf8)
-                secrets.append(String(decoding: userInfo[(colon + 1)...], as: UTF8.self))
+                if colon < firstAt { secrets.append(String(decoding: bytes[(colon + 1)..<firstAt], as: UTF8.self)) }
+                if lastAt != firstAt || colon > firstAt { secrets.append(String(decoding: bytes[(colon + 1)..<lastAt], as: UTF8.self)) }
             } else {
                 output += userInfo
             }
-            output += bytes[at..<authorityEnd]
+            index = lastAt
         } else {
-            output += authority
+            index = schemeLength
         }
-        // Path, then query parameters separated by '&', each `key=value`.
-        var index = authorityEnd
+        // Hosts and path, then query parameters separated by '&', each `key=value`.
         while index < bytes.count, bytes[index] != UInt8(ascii: "?") {
             output.append(bytes[index]); index += 1
         }
         guard index < bytes.count else { return output }
         output.append(bytes[index]); index += 1
-        let query = bytes[index...]
-        let fragmentStart = query.firstIndex(of: UInt8(ascii: "#")) ?? bytes.count
-        let parameters = bytes[index..<fragmentStart].split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false)
+        let parameters = bytes[index...].split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false)
         for (number, parameter) in parameters.enumerated() {
             if number > 0 { output.append(UInt8(ascii: "&")) }
             if let equals = parameter.firstIndex(of: UInt8(ascii: "=")),
@@ -101,7 +109,6 @@ public enum ConnectionString {
                 output += parameter
             }
         }
-        output += bytes[fragmentStart...]
         return output
     }
 

@@ -123,11 +123,15 @@ final class BoundedPrintf {
                     largest = max(largest, number)
                 }
             }
-            // The conversion (and a length modifier before it) consumes one argument, if any.
+            // The conversion (and a length modifier before it) consumes one argument, if any,
+            // except `%` (also after flags or a width: `%5%`) and `n`, which SQL's printf ignores.
+            // Counting one for them would read a later `*` from the wrong argument, letting
+            // `printf('%n%.*c', 2000000000, 'x')` through (found while writing the fuzz target).
             while byte(index) == UInt8(ascii: "l") { index += 1 }
-            if byte(index) != 0 {
+            let conversion = byte(index)
+            if conversion != 0 {
                 index += 1
-                next += 1
+                if conversion != UInt8(ascii: "%") && conversion != UInt8(ascii: "n") { next += 1 }
             }
         }
         return largest

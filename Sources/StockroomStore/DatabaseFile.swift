@@ -15,7 +15,8 @@ import StockroomMigrations
 /// - A missing file is created whole: the migrations run in a temporary file beside it, which
 ///   is hard-linked into place only when complete, so a failed first command (a full disk, a
 ///   failing migration) leaves nothing behind, and processes racing to create the file never
-///   see it half made. The one that links first wins; the others use its file.
+///   see it half made. The one that links first wins; the others use its file. A create killed
+///   outright (SIGKILL) leaves its unlocked temporary file, which the next write removes.
 public enum DatabaseFile {
     /// What an inspection found in a file that is a SQLite database.
     public struct Inspection: Sendable {
@@ -100,6 +101,8 @@ public enum DatabaseFile {
         let database = try Database(path: path, mode: .readWriteInspectFirst, configuration: configuration)
         let inspection = try inspect(database, migrations: migrations)
         try refuse(inspection, path: path, runner: MigrationRunner(database: database, migrations: migrations), accepting: [])
+        // What a killed first create left beside the file: housekeeping, never a reason to fail.
+        try? DurableFile.removeStaleTemporaries(of: path)
         if inspection.isNew { try giveEmptyFileAHeader(database) }
         try database.prepareForWriting()
         let pending = migrations.migrations.filter { $0.version > inspection.version && $0.version <= target ?? .max }
@@ -124,15 +127,20 @@ public enum DatabaseFile {
                 if try !applied.isEmpty || database.tableExists(MigrationRunner.tableName) {
                     return Inspection(applied: applied, tablesWithoutMigrations: [])
                 }
-                let tables = try database.withStatement(
-                    "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name"
-                ) { statement in
-                    var names: [String] = []
-                    while try statement.step() { names.append(statement.text(at: 0)) }
-                    return names
-                }
-                return Inspection(applied: [], tablesWithoutMigrations: tables)
+                return Inspection(applied: [], tablesWithoutMigrations: try tableNames(in: database))
             }
+        }
+    }
+
+    /// The file's own tables (SQLite's internal ones left out), sorted: what a foreign file is
+    /// named by in ``DatabaseFileError/foreign(path:tables:)``.
+    static func tableNames(in database: Database) throws -> [String] {
+        try database.withStatement(
+            "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name"
+        ) { statement in
+            var names: [String] = []
+            while try statement.step() { names.append(statement.text(at: 0)) }
+            return names
         }
     }
 
@@ -161,8 +169,17 @@ public enum DatabaseFile {
     private static func createWhole(_ path: String, configuration: Database.Configuration,
                                     migrations: MigrationSet, upTo target: Int?,
                                     onApplied: (Migration) -> Void) throws -> [Migration]? {
-        let temporary = DurableFile.temporaryPrefix(for: path) + "new-" + String(UUID().uuidString.prefix(8))
-        defer { DurableFile.removeDatabaseFiles(temporary) }
+        // Locked while this process builds it, so that the next command tells it from the
+        // litter of a create that was killed (SIGKILL), and removes only the latter; those
+        // are removed here first. 0644 before the umask: SQLite's own mode for a new file.
+        let temporaryFile: TemporaryFile
+        do {
+            temporaryFile = try DurableFile.createTemporary(besides: path, infix: "new-", mode: 0o644)
+        } catch let error as BackupError {
+            throw DatabaseFileError.cannotCreate(path: path, error: SQLiteError(extendedCode: 14, message: error.description))
+        }
+        let temporary = temporaryFile.path
+        defer { temporaryFile.removeUnlessMoved() }
         var applied: [Migration] = []
         var failure: (any Error)?
         do {

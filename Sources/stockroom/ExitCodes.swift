@@ -27,9 +27,11 @@ extension Failure.Code {
         case .ioError:
             "the file is not a SQLite database, is corrupt, or cannot be read, opened, created or written (the message says which): the disk is full (\"the disk is full: SQLite could not write to FILE ...; nothing was changed\"), an I/O error, or a write past the file-size limit (`ulimit -f`; SIGXFSZ is ignored so the write fails with this line instead of killing the process); `copy` found DEST's rows, read back before committing, differ from SRC's (nothing committed)"
         case .busy:
-            "a time limit ran out: the database stayed locked by another process past `--busy-timeout` (the message says how long it waited; nothing was changed, retry), or a `query` ran past `--timeout`; the PostgreSQL server could not be reached or the connection to it broke (the message says which)"
+            "a time limit ran out: the database stayed locked by another process past `--busy-timeout` (the message says how long it waited; nothing was changed, retry), or a `query` ran past `--timeout`; the PostgreSQL server could not be reached, did not answer within `connect_timeout` (default 10 s), refused the login (a wrong or missing password) or has a certificate that `sslmode=verify-full` does not trust, or the connection to it broke (the message says which; a refused login or certificate needs its setting fixed, not a retry)"
         case .interrupted:
             "`draft wizard` stopped by Ctrl-C; the draft is kept (Ctrl-D and quit keep it too, with 0)"
+        case .terminated:
+            "`draft wizard` stopped by SIGTERM (`kill`, a session closing): the draft is kept and the line that resumes it printed, as with Ctrl-C"
         }
     }
 

@@ -27,6 +27,7 @@ enum Failure {
         case ioError = 74      // EX_IOERR
         case busy = 75         // EX_TEMPFAIL
         case interrupted = 130 // 128 + SIGINT: `draft wizard` stopped by Ctrl-C
+        case terminated = 143  // 128 + SIGTERM: `draft wizard` stopped by SIGTERM
     }
 
     /// A failure the CLI detects itself, with its exit code.
@@ -66,7 +67,7 @@ enum Failure {
             print(Stockroom.fullMessage(for: error))
             return 0
         }
-        FileHandle.standardError.write(Data("error: \(oneLine(message))\n".utf8))
+        StandardError.write("error: \(oneLine(message))\n")
         return code.rawValue
     }
 

@@ -47,4 +47,28 @@ import Testing
         let listed = try database.stockroom("items", "list", "--format", "csv")
         #expect(listed.lines.count == 2, "\(listed)")
     }
+
+    /// Under `ulimit -f 0` nothing can be written to any regular file, stderr included when it
+    /// is one (cron's log, a CI log file): the error line cannot be written, and writing it must
+    /// not trap (Foundation's `FileHandle.write` did: SIGILL, exit 132). The exit code still says 74.
+    @Test func aCreateUnderAZeroFileSizeLimitExits74EvenWhenStderrIsAFile() throws {
+        let directory = TemporaryDirectory()
+        let target = directory.path("new.sqlite"), errors = directory.path("stderr")
+        let result = try Processes.run("/bin/bash", ["-c", #"ulimit -f 0; exec "$0" --db "$1" items add --name first 2>"$2""#,
+                                                     Processes.stockroomPath, target, errors])
+        #expect(result.status == Failure.Code.ioError.rawValue, "\(result)")
+        #expect(result.stdout.isEmpty)
+        #expect(try String(contentsOfFile: errors, encoding: .utf8).isEmpty, "nothing fits under a limit of 0")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == ["stderr"],
+                "no database and no temporary file is left")
+    }
+
+    @Test func aCreateUnderAZeroFileSizeLimitSaysSoOnOneLineWhenStderrIsAPipe() throws {
+        let directory = TemporaryDirectory()
+        let target = directory.path("new.sqlite")
+        let result = try Processes.run("/bin/bash", ["-c", #"ulimit -f 0; exec "$0" --db "$1" items add --name first"#,
+                                                     Processes.stockroomPath, target])
+        expectFailure(result, code: .ioError, mentioning: "file-size limit")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
+    }
 }

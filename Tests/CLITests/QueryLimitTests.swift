@@ -20,6 +20,9 @@ import Testing
         "SELECT length(format('%.2000000000f', 1.5))",
         "SELECT length(printf('%.*c%.*c', 10000000, 'x', 10000000, 'y'))",
         "SELECT randomblob(100000000)",
+        // `%n` and `%5%` take no argument: the `*` reads the 2000000000.
+        "SELECT length(printf('%n%.*c', 2000000000, 'x'))",
+        "SELECT length(printf('%5%%.*c', 2000000000, 'x'))",
     ])
     func aValuePastTheMaximumLengthStopsTheQuery(sql: String) throws {
         let before = try database.contents()
@@ -34,6 +37,17 @@ import Testing
             "SELECT printf('%5d|%-4s|%.2f|%*c', 42, 'ab', 3.14159, 3, 'z') AS p, format('%q', 'it''s') AS q, length(printf('%.*c', 1000000, 'x')) AS n")
         #expect(result.status == 0, "\(result)")
         #expect(result.lines == ["p,q,n", "   42|ab  |3.14|  z,it''s,1000000"])
+    }
+
+    /// `%n` and `%%` (even with flags and a width) take no argument in SQL's printf. Counting
+    /// one for them read each later `*` from the argument after its own: the call below was
+    /// refused for a width of 2000000000 it does not have, and `printf('%n%.*c', 2000000000,
+    /// 'x')` ran SQLite's printf for seconds before being refused.
+    @Test func conversionsWithoutAnArgumentDoNotShiftTheStars() throws {
+        let result = try database.stockroom("query", "--format", "csv",
+            "SELECT printf('%n%*d', 5, 2000000000) AS a, printf('%5%%*d', 3, 2000000000) AS b, printf('%-3n|%d', 7) AS c")
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines == ["a,b,c", "2000000000,    %2000000000,|7"])
     }
 
     @Test func aRaisedMaximumLengthLetsALongerValueThrough() throws {

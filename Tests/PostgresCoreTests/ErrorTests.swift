@@ -1,5 +1,5 @@
 import Foundation
-import PostgresCore
+@testable import PostgresCore
 import StockroomTestSupport
 import Testing
 
@@ -136,6 +136,21 @@ import Testing
     ])
     func redacts(original: String, redacted: String) {
         #expect(ConnectionString.redacted(original) == redacted)
+    }
+
+    /// Found by the connection-string fuzz target, with libpq's own parser as the judge: libpq
+    /// ends the user information at the first `@` before a `/` (a `?` or `#` before it belongs
+    /// to the password) and knows no `#` fragment (a `#` is part of a query value), so each of
+    /// these printed a password libpq would use.
+    @Test(arguments: [
+        ("postgresql://stockroom:s3cret#@/inventory?host=/nonexistent", "postgresql://stockroom:***@/inventory?host=/nonexistent", "s3cret#"),
+        ("postgresql://ann:p?x@h/db", "postgresql://ann:***@h/db", "p?x"),
+        ("postgresql://h/db?sslmode=require#&password=secret", "postgresql://h/db?sslmode=require#&password=***", "secret"),
+        ("postgresql://ann:p@ss@h/db", "postgresql://ann:***@h/db", "p"),
+    ])
+    func redactsWhereLibpqReadsThePassword(original: String, redacted: String, password: String) {
+        #expect(ConnectionString.redacted(original) == redacted)
+        #expect(ConnectionString.passwords(in: original).contains(password))
     }
 
     @Test func recognisesPostgresURIsAndNothingElse() {

@@ -55,6 +55,20 @@ import Testing
         #expect(found.map(\.fields) == [["id", "name"], ["1", "x"]])
     }
 
+    /// Found by the csv-reader fuzz target: a mark split across two reads (a pipe, or a chunk
+    /// ending inside it) was kept as data, so the header's first column was "\u{FEFF}id".
+    @Test(arguments: [1, 2]) func aByteOrderMarkSplitAcrossReadsIsSkipped(chunkSize: Int) throws {
+        let found = try records([0xEF, 0xBB, 0xBF] + Array("id,name\n1,x\n".utf8), chunkSize: chunkSize)
+        #expect(found.map(\.fields) == [["id", "name"], ["1", "x"]])
+    }
+
+    @Test(arguments: [1, 2, 4]) func bytesThatStartLikeAByteOrderMarkAreData(chunkSize: Int) throws {
+        let found = try records([0xEF, 0xBB] + Array("x,y\n".utf8), chunkSize: chunkSize)
+        #expect(found.map(\.fields) == [[String(decoding: [0xEF, 0xBB, UInt8(ascii: "x")], as: UTF8.self), "y"]])
+        // They start the field, so a quote after them is inside an unquoted field.
+        #expect(throws: CSVReader.SyntaxError.self) { try records([0xEF, 0xBB] + Array("\"x\",y\n".utf8), chunkSize: chunkSize) }
+    }
+
     @Test func blankLinesAreSkippedAndTheLastRecordNeedsNoLineBreak() throws {
         let found = try records("a\n\n\r\nb\nc")
         #expect(found.map(\.fields) == [["a"], ["b"], ["c"]])

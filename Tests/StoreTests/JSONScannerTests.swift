@@ -29,6 +29,40 @@ import Testing
         #expect(throws: RowProblem.self) { try string(#""\x""#) }
     }
 
+    func integer(_ json: String) throws -> Int {
+        var bytes = Array(json.utf8)
+        return try bytes.withUnsafeMutableBufferPointer { buffer in
+            var scanner = JSONScanner(UnsafeBufferPointer(buffer))
+            return try scanner.integer()
+        }
+    }
+
+    /// Found by the json-scanner fuzz target (Foundation's parser as the judge): `07766279631452241918`
+    /// was read as a number, though RFC 8259 allows no leading zero.
+    @Test func numbersWithLeadingZerosAreRefused() throws {
+        #expect(throws: RowProblem.self) { try integer("07") }
+        #expect(throws: RowProblem.self) { try integer("-01") }
+        #expect(throws: RowProblem.self) { try integer("00") }
+        #expect(try integer("0") == 0)
+        #expect(try integer("-0") == 0)
+        #expect(try integer("10") == 10)
+    }
+
+    /// Found by the json-scanner fuzz target: the most negative Int, written in decimal, was
+    /// "number too large" (the magnitude was built positive, one past Int.max). The CSV import's
+    /// number reader had the same flaw.
+    @Test func theWholeRangeOfIntReadsBack() throws {
+        #expect(try integer(String(Int.min)) == Int.min)
+        #expect(try integer(String(Int.max)) == Int.max)
+        #expect(throws: RowProblem.self) { try integer("9223372036854775808") }
+        #expect(throws: RowProblem.self) { try integer("-9223372036854775809") }
+        for text in [String(Int.min), String(Int.max), "-0", "12"] {
+            let bytes = Array(text.utf8)
+            #expect(bytes.withUnsafeBufferPointer { ImportRowDecoder.integer($0) } == Int(text))
+        }
+        #expect(Array("-9223372036854775809".utf8).withUnsafeBufferPointer { ImportRowDecoder.integer($0) } == nil)
+    }
+
     @Test func numbersAreWholeAndBooleansExact() throws {
         var bytes = Array("[12,-3,1.5,true,nul]".utf8)
         try bytes.withUnsafeMutableBufferPointer { buffer in

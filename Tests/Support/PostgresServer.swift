@@ -71,12 +71,22 @@ public final class PostgresServer: @unchecked Sendable {
     ///   - tcp: also listen on 127.0.0.1 (for replication and multi-host URIs).
     ///   - startOptions: `-c name=value` settings for this start only (they are not copied by
     ///     `pg_basebackup`, unlike `postgresql.conf`), e.g. `synchronous_standby_names`.
-    public convenience init(label: String = "server", tcp: Bool = false, startOptions: [String: String] = [:]) throws {
+    ///   - dataFiles: files written into the data directory after `initdb`, before the start,
+    ///     owned by the server's account with mode 0600 (a `pg_hba.conf` replacing initdb's,
+    ///     a TLS certificate and key named by `ssl_cert_file`/`ssl_key_file` in `startOptions`).
+    public convenience init(label: String = "server", tcp: Bool = false, startOptions: [String: String] = [:],
+                            dataFiles: [String: String] = [:]) throws {
         let tools = try PostgresTools.discover()
         let directory = try PostgresServer.makeDirectory(label: label, tools: tools)
         let data = directory.appending(path: "data").path
         try tools.runAsServer("initdb", ["-D", data, "-U", PostgresServer.superuser, "--auth=trust",
                                          "-E", "UTF8", "--locale=C", "--no-sync"], in: directory)
+        for (name, contents) in dataFiles {
+            let path = data + "/" + name
+            try Data(contents.utf8).write(to: URL(fileURLWithPath: path))
+            guard chmod(path, 0o600) == 0 else { throw PostgresServerError("chmod \(path) failed: errno \(errno)") }
+            try tools.giveToServerAccount(path)
+        }
         try self.init(directory: directory, tools: tools, tcp: tcp, startOptions: startOptions)
     }
 

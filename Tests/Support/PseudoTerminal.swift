@@ -153,6 +153,10 @@ public final class PseudoTerminalProcess: @unchecked Sendable {
     /// Presses Ctrl-D: end of input when the line is empty.
     public func pressControlD() { type("\u{04}") }
 
+    /// Sends `signal` to the process itself (as `kill` or a closing session would), not
+    /// through the terminal.
+    public func send(_ signal: Int32) { kill(pid, signal) }
+
     /// Waits for the process to exit (reading its last output) and returns its exit status,
     /// 128 + the signal's number when a signal ended it.
     public func waitForExit() throws -> Int32 {

@@ -38,7 +38,10 @@
     F(PQclear) \
     F(PQcmdStatus) \
     F(PQcmdTuples) \
-    F(PQconnectdb) \
+    F(PQconnectPoll) \
+    F(PQconnectStart) \
+    F(PQconnectStartParams) \
+    F(PQconninfo) \
     F(PQdescribePrepared) \
     F(PQconninfoFree) \
     F(PQconninfoParse) \
@@ -66,7 +69,6 @@
     F(PQprepare) \
     F(PQputCopyData) \
     F(PQputCopyEnd) \
-    F(PQreset) \
     F(PQresultErrorField) \
     F(PQresultErrorMessage) \
     F(PQresultStatus) \
@@ -75,6 +77,7 @@
     F(PQsetClientEncoding) \
     F(PQsetNoticeProcessor) \
     F(PQsetSingleRowMode) \
+    F(PQsocket) \
     F(PQstatus) \
     F(PQtransactionStatus)
 

@@ -7,8 +7,9 @@ public enum BackupError: Error, Sendable, CustomStringConvertible {
     case databaseMissing(String)
     /// SQLite cannot read the file: it is not a database, or it is damaged.
     case unreadable(String, reason: String)
-    /// The file is an SQLite database without Stockroom's `schema_migrations` table.
-    case notStockroomDatabase(String)
+    /// The file is an SQLite database without Stockroom's `schema_migrations` table; `tables`
+    /// are the ones it has (none for an empty database).
+    case notStockroomDatabase(String, tables: [String])
     /// The copy would be written over the database it is copied from.
     case sameFile(String)
     /// The destination exists and `--force` was not given.
@@ -47,8 +48,11 @@ public enum BackupError: Error, Sendable, CustomStringConvertible {
             "no database at \(path)"
         case .unreadable(let path, let reason):
             "\(path) cannot be read as an SQLite database: \(reason)"
-        case .notStockroomDatabase(let path):
-            "\(path) is an SQLite database but not a Stockroom one (it has no schema_migrations table)"
+        case .notStockroomDatabase(let path, let tables) where tables.isEmpty:
+            "\(path) is an empty SQLite database (it has no tables); there is nothing to back up"
+        case .notStockroomDatabase(let path, let tables):
+            // The same words as every other command's refusal: one message, one place.
+            DatabaseFileError.foreign(path: path, tables: tables).description
         case .sameFile(let path):
             "\(path) is the database itself; choose another file"
         case .destinationExists(let path):

@@ -53,7 +53,7 @@ public enum DatabaseBackup {
         let (summary, copied) = try BackupError.naming(sourcePath) {
             try source.readTransaction {
                 guard let summary = try DatabaseSummary.read(from: source) else {
-                    throw BackupError.notStockroomDatabase(sourcePath)
+                    throw BackupError.notStockroomDatabase(sourcePath, tables: try DatabaseFile.tableNames(in: source))
                 }
                 do {
                     return (summary, try SnapshotFile.write(source, toEmptyFile: temporary, pagesPerStep: pagesPerStep, progress: progress))

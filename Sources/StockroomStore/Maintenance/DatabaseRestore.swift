@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteCore
+import StockroomMigrations
 
 /// What a finished restore did.
 public struct RestoreResult: Sendable {
@@ -34,7 +35,9 @@ public enum DatabaseRestore {
     ///   - replacingContent: restore even when the live database holds items, drafts or
     ///     tables of its own (`--force`).
     ///   - now: dates the safety copy's name.
-    /// - Throws: ``BackupError``, or ``SQLiteError`` (busy: the live database stayed locked).
+    /// - Throws: ``BackupError``, ``DatabaseFileError/foreign(path:tables:)`` for another
+    ///   program's file (even when `replacingContent`), or ``SQLiteError`` (busy: the live
+    ///   database stayed locked).
     ///   On any failure the live database is as it was, and no safety copy is left.
     public static func run(from sourcePath: String, into livePath: String, replacingContent: Bool,
                            busyTimeoutMilliseconds: Int32, now: Date = Date()) throws -> RestoreResult {
@@ -52,8 +55,16 @@ public enum DatabaseRestore {
         let liveExisted = FileManager.default.fileExists(atPath: livePath)
         var isRestored = false
         defer { if !isRestored && !liveExisted { DurableFile.removeDatabaseFiles(livePath) } }
+        // An existing file is opened without a journal-mode switch, so that a refusal below
+        // (a foreign file, content without --force) leaves it byte for byte as it was.
         let live = try BackupError.naming(livePath) {
-            try Database(path: livePath, mode: .readWriteCreate, configuration: configuration)
+            try Database(path: livePath, mode: liveExisted ? .readWriteInspectFirst : .readWriteCreate, configuration: configuration)
+        }
+        if liveExisted {
+            // Refuse before the first write (the switch to WAL the backup API needs here), so
+            // a refused file stays byte for byte as it was; checked again under the write lock.
+            _ = try live.readTransaction { try refuseUnlessReplaceable(live, livePath: livePath, replacingContent: replacingContent) }
+            try live.prepareForWriting()
         }
         let operation = try BackupOperation(from: source, into: live)
         try operation.step(pages: 0)
@@ -75,14 +86,7 @@ public enum DatabaseRestore {
     /// itself under a dated name. Runs under the live database's write lock.
     private static func keepSafetyCopy(of live: Database, livePath: String, replacingContent: Bool, now: Date) throws -> String? {
         try live.readTransaction {
-            let tables = try tableNames(in: live)
-            let otherTables = tables.filter { !ownTables.contains($0) }
-            let items = try DatabaseSummary.rowCount(of: "items", in: live)
-            let drafts = try DatabaseSummary.rowCount(of: "drafts", in: live)
-            if !replacingContent && (items > 0 || drafts > 0 || !otherTables.isEmpty) {
-                throw BackupError.liveDatabaseNotEmpty(livePath, itemCount: items, draftCount: drafts, otherTables: otherTables)
-            }
-            guard !tables.isEmpty else { return nil }
+            guard try refuseUnlessReplaceable(live, livePath: livePath, replacingContent: replacingContent) else { return nil }
             for attempt in 1...100 {
                 let path = safetyCopyPath(for: livePath, at: now, attempt: attempt)
                 let temporaryFile = try DurableFile.createTemporary(besides: path)
@@ -102,6 +106,26 @@ public enum DatabaseRestore {
         }
     }
 
+    /// Refuses another program's file (--force or not: it replaces a Stockroom database's
+    /// content, never someone else's file) and, unless `replacingContent`, a database with
+    /// content. Call it in a read transaction.
+    ///
+    /// - Returns: false when the live file has no tables (nothing to keep a copy of).
+    @discardableResult
+    private static func refuseUnlessReplaceable(_ live: Database, livePath: String, replacingContent: Bool) throws -> Bool {
+        let tables = try DatabaseFile.tableNames(in: live)
+        if !tables.isEmpty && !tables.contains(MigrationRunner.tableName) {
+            throw DatabaseFileError.foreign(path: livePath, tables: tables)
+        }
+        let otherTables = tables.filter { !ownTables.contains($0) }
+        let items = try DatabaseSummary.rowCount(of: "items", in: live)
+        let drafts = try DatabaseSummary.rowCount(of: "drafts", in: live)
+        if !replacingContent && (items > 0 || drafts > 0 || !otherTables.isEmpty) {
+            throw BackupError.liveDatabaseNotEmpty(livePath, itemCount: items, draftCount: drafts, otherTables: otherTables)
+        }
+        return !tables.isEmpty
+    }
+
     /// `DIR/NAME.before-restore-20261122T153501Z.EXT` beside `DIR/NAME.EXT`, with `-2`, `-3`…
     /// after the date for further restores within the same second.
     static func safetyCopyPath(for livePath: String, at date: Date, attempt: Int) -> String {
@@ -112,15 +136,5 @@ public enum DatabaseRestore {
             ? "\(url.lastPathComponent).before-restore-\(stamp)"
             : "\(stem).before-restore-\(stamp).\(url.pathExtension)"
         return url.deletingLastPathComponent().appending(path: name).path
-    }
-
-    private static func tableNames(in database: Database) throws -> [String] {
-        try database.withStatement(
-            "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name"
-        ) { statement in
-            var names: [String] = []
-            while try statement.step() { names.append(statement.text(at: 0)) }
-            return names
-        }
     }
 }

@@ -43,9 +43,11 @@ final class CSVReader {
     ///   quote, or a quoted field still open at the end of the input. After a syntax error
     ///   inside a line the reader resumes at the next line, so later errors are found too.
     func next() throws -> Bool {
+        // Bytes that began like a byte-order mark but were not one: the first record's data.
+        var carried: [UInt8] = []
         if !started {
             started = true
-            try skipByteOrderMark()
+            carried = try skipByteOrderMark()
         }
         // The buffers are moved out of the object for the loop: appending to a local array
         // skips the exclusivity check that every access to a class's property costs.
@@ -53,15 +55,15 @@ final class CSVReader {
         self.bytes = []
         self.ends = []
         defer { self.bytes = bytes; self.ends = ends }
-        return try read(&bytes, &ends)
+        return try read(&bytes, &ends, carried: carried)
     }
 
-    private func read(_ bytes: inout [UInt8], _ ends: inout [Int]) throws -> Bool {
+    private func read(_ bytes: inout [UInt8], _ ends: inout [Int], carried: [UInt8]) throws -> Bool {
         bytes.removeAll(keepingCapacity: true)
         ends.removeAll(keepingCapacity: true)
         // Blank lines between records carry no data.
         var pendingCR = false
-        while true {
+        while carried.isEmpty {
             guard let byte = try input.peek() else { return false }
             if byte == UInt8(ascii: "\n") {
                 input.position += 1
@@ -78,8 +80,9 @@ final class CSVReader {
         recordLine = line
         var quoted = false        // inside a quoted field
         var afterQuote = false    // just read a quote inside a quoted field
-        var fieldStarted = pendingCR  // the field has begun (so a quote now is data, not an opener)
+        var fieldStarted = pendingCR || !carried.isEmpty  // the field has begun (so a quote now is data, not an opener)
         if pendingCR { bytes.append(UInt8(ascii: "\r")) }
+        bytes.append(contentsOf: carried)
         while let byte = try input.next() {
             if quoted {
                 if afterQuote {
@@ -148,12 +151,16 @@ final class CSVReader {
         return error
     }
 
-    private func skipByteOrderMark() throws {
-        guard try input.peek() == 0xEF else { return }
-        // The mark is three bytes; a file that starts with 0xEF but not the mark is left alone.
-        let start = input.position
-        if input.count - start >= 3, input.buffer[start + 1] == 0xBB, input.buffer[start + 2] == 0xBF {
-            input.position += 3
+    /// Skips a leading UTF-8 byte-order mark. Its three bytes may arrive in separate reads (a
+    /// pipe hands out what was written so far, and a chunk can end inside the mark), so they
+    /// are taken one at a time. Returns the bytes taken that turned out not to be the mark.
+    private func skipByteOrderMark() throws -> [UInt8] {
+        var taken: [UInt8] = []
+        for expected: UInt8 in [0xEF, 0xBB, 0xBF] {
+            guard try input.peek() == expected else { return taken }
+            input.position += 1
+            taken.append(expected)
         }
+        return []
     }
 }

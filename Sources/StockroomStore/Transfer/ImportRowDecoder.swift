@@ -280,7 +280,11 @@ final class ImportRowDecoder {
     }
 
     /// Copies a time into `buffer`; false when the field is empty (the import's own time is used).
-    /// The shape is the one the schema's CHECK requires: `YYYY-MM-DDTHH:MM:SS…Z`, UTC.
+    /// The shape is `YYYY-MM-DDTHH:MM:SS`, an optional fraction of a second, then `Z` (UTC), as
+    /// Stockroom writes times. Nothing else may follow the seconds: `export` writes a time as
+    /// it is, unescaped, into JSON strings and CSV fields, so a time holding a quote, a
+    /// backslash or a comma (which the schema's `…*Z` pattern lets through) would break the
+    /// export of the row (found by the import-row fuzz target).
     @inline(__always)
     private static func timestamp(_ bytes: UnsafeBufferPointer<UInt8>, into buffer: inout [UInt8], column: String) throws -> Bool {
         guard !bytes.isEmpty else { return false }
@@ -294,7 +298,14 @@ final class ImportRowDecoder {
                     break
                 }
             }
-            for byte in bytes where byte < 0x20 || byte >= 0x7F { valid = false }
+            var index = pattern.count
+            if bytes[index] == UInt8(ascii: ".") {
+                index += 1
+                let fraction = index
+                while index < bytes.count - 1, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") { index += 1 }
+                if index == fraction { valid = false }
+            }
+            if index != bytes.count - 1 { valid = false }
         }
         guard valid else { throw RowProblem("\(column) \(quoted(bytes)) is not an ISO-8601 UTC time such as 2026-11-22T15:04:05.123Z") }
         buffer.removeAll(keepingCapacity: true)
@@ -313,13 +324,15 @@ final class ImportRowDecoder {
         while index < bytes.count {
             let byte = bytes[index]
             guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            // Built towards its sign, so the most negative Int (one past the most positive) fits.
+            let digit = Int(byte - UInt8(ascii: "0"))
             let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
-            let (sum, overflow2) = times.addingReportingOverflow(Int(byte - UInt8(ascii: "0")))
+            let (sum, overflow2) = negative ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
             if overflow1 || overflow2 { return nil }
             value = sum
             index += 1
         }
-        return negative ? -value : value
+        return value
     }
 
     /// A field's text for a message: quoted, cut short, invalid UTF-8 shown as U+FFFD.

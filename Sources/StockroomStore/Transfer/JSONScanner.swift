@@ -65,26 +65,31 @@ struct JSONScanner {
         return true
     }
 
-    /// A whole number (no fraction or exponent) that fits in `Int`.
+    /// A whole number (no fraction or exponent, no leading zero) that fits in `Int`.
     mutating func integer() throws(RowProblem) -> Int {
         guard let first = peek() else { throw problem("expected a number") }
         var negative = false
         if first == UInt8(ascii: "-") { negative = true; index += 1 }
         var value = 0
         var digits = 0
+        let start = index
         while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+            // Built towards its sign, so the most negative Int (one past the most positive) fits.
+            let digit = Int(bytes[index] - UInt8(ascii: "0"))
             let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
-            let (sum, overflow2) = times.addingReportingOverflow(Int(bytes[index] - UInt8(ascii: "0")))
+            let (sum, overflow2) = negative ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
             if overflow1 || overflow2 { throw problem("number too large") }
             value = sum
             digits += 1
             index += 1
         }
         if digits == 0 { throw problem("expected a number") }
+        // RFC 8259: a number has no leading zeros, so `007` is not JSON (nor is `-01`).
+        if digits > 1 && bytes[start] == UInt8(ascii: "0") { throw problem("a number with a leading zero") }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             throw problem("expected a whole number")
         }
-        return negative ? -value : value
+        return value
     }
 
     /// A string, unescaped into `output` (which is emptied first). Bytes above 0x7F are copied

@@ -13,7 +13,7 @@ final class TerminalProgress {
     func show(_ progress: BackupProgress) {
         guard isShown else { return }
         hasShown = true
-        FileHandle.standardError.write(Data("\r\(label): \(progress.copiedPages) of \(progress.totalPages) pages copied".utf8))
+        StandardError.write("\r\(label): \(progress.copiedPages) of \(progress.totalPages) pages copied")
     }
 
     /// Shows `text` after the label, overwriting what was shown before.
@@ -21,13 +21,13 @@ final class TerminalProgress {
         guard isShown else { return }
         hasShown = true
         // Clear to the end of the line: the new text may be shorter than the old.
-        FileHandle.standardError.write(Data("\r\(label): \(text)\u{1B}[K".utf8))
+        StandardError.write("\r\(label): \(text)\u{1B}[K")
     }
 
     /// Ends the progress line, so what follows (the result or an error) starts on its own line.
     func end() {
         guard hasShown else { return }
         hasShown = false
-        FileHandle.standardError.write(Data("\n".utf8))
+        StandardError.write("\n")
     }
 }

@@ -9,6 +9,10 @@ struct CancelDraft: ParsableCommand {
     @Argument(help: ArgumentHelp("The draft's id or id prefix.", valueName: "draft-id"))
     var draftID: String
 
+    func validate() throws {
+        try IDArgument.validate(draftID, .draft)
+    }
+
     func run() throws {
         let store = try database.openStore()
         try store.write {

@@ -13,6 +13,10 @@ struct DuplicateDraft: ParsableCommand {
     @Argument(help: ArgumentHelp("The id or id prefix of the item to copy.", valueName: "item-id"))
     var itemID: String
 
+    func validate() throws {
+        try IDArgument.validate(itemID, .item)
+    }
+
     func run() throws {
         let store = try database.openStore()
         let entry = try store.write {

@@ -14,6 +14,10 @@ struct EditDraft: ParsableCommand {
     @Argument(help: ArgumentHelp("The draft's id or id prefix.", valueName: "draft-id"))
     var draftID: String
 
+    func validate() throws {
+        try IDArgument.validate(draftID, .draft)
+    }
+
     @OptionGroup var change: ItemChangeOptions
 
     @Option(help: "Output format.")

@@ -13,6 +13,10 @@ struct SaveDraft: ParsableCommand {
     @Argument(help: ArgumentHelp("The draft's id or id prefix.", valueName: "draft-id"))
     var draftID: String
 
+    func validate() throws {
+        try IDArgument.validate(draftID, .draft)
+    }
+
     func run() throws {
         let store = try database.openStore()
         let item = try store.write {

@@ -18,7 +18,7 @@ struct WizardDraft: ParsableCommand {
             more are on back order, and shows the draft to save, edit, cancel or keep. Enter takes \
             the value in brackets; a line with just < goes back a step. Each answer is stored in \
             the draft as soon as it is given. Ctrl-C (exit \(Failure.Code.interrupted.rawValue)) or Ctrl-D (exit \(Failure.Code.success.rawValue)) stops and keeps \
-            the draft, printing the command that resumes it. If another process saves or cancels \
+            the draft, printing the command that resumes it; so does SIGTERM (exit \(Failure.Code.terminated.rawValue)). If another process saves or cancels \
             the draft meanwhile, the wizard says so and exits \(Failure.Code.notFound.rawValue). Needs a terminal: scripts use \
             `draft add` with options, then `draft save` (exit \(Failure.Code.usage.rawValue) otherwise).
             """
@@ -38,6 +38,8 @@ struct WizardDraft: ParsableCommand {
         if draftID != nil && itemID != nil {
             throw ValidationError("--draft and --duplicate cannot be used together")
         }
+        try IDArgument.validate(draftID, .draft)
+        try IDArgument.validate(itemID, .item)
     }
 
     func run() throws {
@@ -80,14 +82,15 @@ struct WizardDraft: ParsableCommand {
                 ?? WizardPresentation.prompt(for: wizard.step)
             terminal.write(lines.joined(separator: "\n"))
             let line: String
-            switch terminal.readLine() {
+            let input = terminal.readLine()
+            switch input {
             case .line(let text): line = text
             case .endOfInput:
                 terminal.write("\nDraft kept; resume it with: \(resume)\n")
                 return
-            case .interrupted:
+            case .interrupted, .terminated:
                 terminal.write("\nDraft kept; resume it with: \(resume)\n")
-                throw Failure.Silent(code: .interrupted)
+                throw Failure.Silent(code: input == .terminated ? .terminated : .interrupted)
             }
             _ = try WizardDraft.stillOpen(entry, in: store)
             reask = nil
@@ -132,9 +135,10 @@ struct WizardDraft: ParsableCommand {
         }
     }
 
-    /// The command that resumes the draft, with the --db the wizard was given.
+    /// The command that resumes the draft, with the --db the wizard was given (a URI's
+    /// password shown as `***`, as in every message: the line stays in the scrollback).
     static func resumeCommand(draftID: UUID, databaseOption: String?) -> String {
-        let db = databaseOption.map { " --db " + shellQuoted($0) } ?? ""
+        let db = databaseOption.map { " --db " + shellQuoted(DatabaseLocation($0).description) } ?? ""
         return "stockroom\(db) draft wizard --draft \(draftID.lowercasedString)"
     }
 

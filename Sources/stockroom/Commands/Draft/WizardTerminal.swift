@@ -7,7 +7,8 @@ import Glibc
 /// Ctrl-C is caught rather than left to kill the process: a SIGINT handler writes a byte to a
 /// pipe, and each read waits on the terminal and that pipe together, so an interrupt during a
 /// read or just before it ends the read cleanly, and one during a database write lets the write
-/// finish first. The terminal's settings are never changed (canonical mode is the default), and
+/// finish first. SIGTERM (`kill PID`, a session closing) is caught the same way, so it too
+/// keeps the draft and prints the line that resumes it. The terminal's settings are never changed (canonical mode is the default), and
 /// the ones found at the start are put back on every way out all the same.
 final class WizardTerminal {
     /// What one read gave.
@@ -18,6 +19,8 @@ final class WizardTerminal {
         case endOfInput
         /// Ctrl-C.
         case interrupted
+        /// SIGTERM.
+        case terminated
     }
 
     /// True when standard input and standard output are both terminals.
@@ -67,9 +70,9 @@ final class WizardTerminal {
                 return .endOfInput
             }
             if descriptors[1].revents != 0 {
-                InterruptPipe.drain()
+                let signals = InterruptPipe.drain()
                 pending.removeAll()
-                return .interrupted
+                return signals.contains(UInt8(SIGTERM)) ? .terminated : .interrupted
             }
             var buffer = [UInt8](repeating: 0, count: 4096)
             let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
@@ -86,8 +89,8 @@ final class WizardTerminal {
     }
 }
 
-/// The self-pipe the SIGINT handler writes to. The handler only calls write(2), which is safe
-/// in a signal handler; the two ends are set (so their lazy initialisation is done) before
+/// The self-pipe the SIGINT and SIGTERM handler writes to, one byte: the signal's number. The
+/// handler only calls write(2), which is safe in a signal handler; the two ends are set (so their lazy initialisation is done) before
 /// the handler is installed, and never change afterwards.
 private enum InterruptPipe {
     nonisolated(unsafe) static var readEnd: Int32 = -1
@@ -104,21 +107,29 @@ private enum InterruptPipe {
         }
         (readEnd, writeEnd) = (ends[0], ends[1])
         var action = sigaction()
-        action.__sigaction_handler.sa_handler = { _ in
-            var byte: UInt8 = 3
+        action.__sigaction_handler.sa_handler = { signal in
+            var byte = UInt8(truncatingIfNeeded: signal)
             _ = Glibc.write(InterruptPipe.writeEnd, &byte, 1)
         }
         sigemptyset(&action.sa_mask)
         action.sa_flags = 0
-        sigaction(SIGINT, &action, nil)
         var unblocked = sigset_t()
         sigemptyset(&unblocked)
-        sigaddset(&unblocked, SIGINT)
+        for signal in [SIGINT, SIGTERM] {
+            sigaction(signal, &action, nil)
+            sigaddset(&unblocked, signal)
+        }
         pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
     }
 
-    static func drain() {
+    /// Empties the pipe and returns the signals it held.
+    static func drain() -> [UInt8] {
+        var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 64)
-        while buffer.withUnsafeMutableBytes({ read(readEnd, $0.baseAddress, $0.count) }) > 0 {}
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
+            if count <= 0 { return received }
+            received += buffer[..<count]
+        }
     }
 }

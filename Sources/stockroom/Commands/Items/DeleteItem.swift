@@ -13,6 +13,10 @@ struct DeleteItem: ParsableCommand {
     @Argument(help: ArgumentHelp("The item's id or id prefix.", valueName: "id"))
     var id: String
 
+    func validate() throws {
+        try IDArgument.validate(id, .item)
+    }
+
     func run() throws {
         let store = try database.openStore()
         try store.write {

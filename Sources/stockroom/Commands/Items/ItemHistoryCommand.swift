@@ -20,6 +20,10 @@ struct ItemHistoryCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The item's id or id prefix.", valueName: "id"))
     var id: String
 
+    func validate() throws {
+        try IDArgument.validate(id, .item)
+    }
+
     @Option(help: "Output format.")
     var format: OutputFormat = .table
 

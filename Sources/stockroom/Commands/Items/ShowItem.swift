@@ -18,6 +18,10 @@ struct ShowItem: ParsableCommand {
     @Argument(help: ArgumentHelp("The item's id or id prefix.", valueName: "id"))
     var id: String
 
+    func validate() throws {
+        try IDArgument.validate(id, .item)
+    }
+
     @Option(help: "Output format.")
     var format: RecordFormat = .table
 

@@ -29,6 +29,7 @@ struct UpdateItem: ParsableCommand {
     var format: RecordFormat = .table
 
     func validate() throws {
+        try IDArgument.validate(id, .item)
         if let ifVersion, ifVersion < 1 { throw ValidationError("--if-version must be at least 1") }
         // Unlike a draft, an item in the inventory never has a blank name.
         try NameRule.requireNotBlank(change.name)

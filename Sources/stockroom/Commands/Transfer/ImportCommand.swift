@@ -70,7 +70,7 @@ struct ImportCommand: ParsableCommand {
             // The one multi-line error: the `error:` line, then one line per bad row.
             let lines = rejection.reportLines
             let text = "error: " + lines[0] + "\n" + lines.dropFirst().map { $0 + "\n" }.joined()
-            FileHandle.standardError.write(Data(text.utf8))
+            StandardError.write(text)
             Foundation.exit(Failure.Code.dataError.rawValue)
         case .failure(let error):
             throw error

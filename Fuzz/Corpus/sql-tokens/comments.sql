@@ -1,0 +1,1 @@
+/* lead */ create table t(x) /* unterminated

@@ -1,0 +1,1 @@
+CREATE TABLE "t""x" ([a b] TEXT DEFAULT 'it''s', `c` INT CHECK (c GLOB '[0-9]*')) -- end

@@ -1,0 +1,3 @@
+
+-- `stockroom draft list` shows drafts oldest first.
+CREATE INDEX drafts_by_created ON drafts (created_at, id);

@@ -1,0 +1,2 @@
+
+-- `stockroom items list` orders by name then id, optionally filtered by status and colour;

@@ -1,0 +1,1 @@
+CREATE INDEX items_by_status_name ON items (status, name, id);

@@ -1,0 +1,25 @@
+-- The history of every item: one row per change, never edited, never deleted.
+--
+-- An event is a Swift enum with associated values (ItemEvent), stored as TAGGED COLUMNS like
+-- an item's status: `kind` names the case, the payload columns are filled for the cases that
+-- own them and NULL otherwise, and CHECK constraints refuse every other combination.
+--
+--   ItemEvent.added(Item)            kind = 'added'    to_name, to_color, to_status… hold the item
+--   ItemEvent.changed(ItemChanges)   kind = 'changed'  one pair per field that changed (below)
+--   ItemEvent.deleted                kind = 'deleted'  no payload
+--
+-- ONE COMMAND, ONE VERSION. `items update --name X --quantity 3` renames and restocks in one
+-- command, and each command is exactly one new version (so `--if-version` means "nothing at
+-- all happened since"). A row per field would need two rows for one version, breaking
+-- UNIQUE (item_id, version); numbering each field change would make a version stand for
+-- several rows. So a 'changed' event carries the SET of fields it changed, each field as a
+-- (from, to) pair: renamed = from_name/to_name, colour changed = from_color/to_color (with
+-- color_changed = 1, since "no colour" is itself NULL), status changed = from_status…/
+-- to_status… (the items table's status columns under a prefix). A field that did not change
+-- has a NULL pair; at least one field changed; a pair's two sides differ.
+--
+-- VERSIONS. An item's events are numbered 1, 2, 3, … with no gaps: the key (item_id, version)
+-- is unique, version 1 is always 'added', and Stockroom writes max(version) + 1 inside the
+-- write transaction of the change. Gaps and events after 'deleted' are found by `stockroom
+-- check` rather than by INSERT triggers: a trigger program per insert tripled the cost of
+-- adding an item (BENCHMARKS.md, issue 10). The item's current version is its highest;

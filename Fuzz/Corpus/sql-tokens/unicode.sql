@@ -1,0 +1,1 @@
+CREATE TABLE ümlaut (straße TEXT, $x, _y1) 

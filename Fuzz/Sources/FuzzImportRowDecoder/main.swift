@@ -1,0 +1,132 @@
+import Foundation
+import FuzzSupport
+import Inventory
+@testable import StockroomStore
+
+// The import row decoder (Sources/StockroomStore/Transfer/ImportRowDecoder.swift) on a JSON
+// line (an input starting with `{`) or a CSV file (a header, then rows). Properties, beyond
+// not crashing:
+// - a row it accepts passes the domain's rules (`Item.validate`, what `items add` checks);
+// - a row it accepts, written the way `stockroom export` writes it, in JSON Lines (through
+//   JSONPresentation) and in CSV (the export's name writer with its formula guard), decodes
+//   back to the same row in both formats: the same id, name, colour, status and times.
+
+/// A decoded row with its times copied out of the decoder's reused buffers.
+struct Row: Equatable {
+    var id: UUID?
+    var name: String
+    var color: Color?
+    var status: Status
+    var createdAt: [UInt8]?
+    var updatedAt: [UInt8]?
+
+    init(_ row: ImportedRow, _ decoder: ImportRowDecoder) {
+        id = row.id
+        name = row.name
+        color = row.color
+        status = row.status
+        createdAt = row.hasCreatedAt ? decoder.createdAt : nil
+        updatedAt = row.hasUpdatedAt ? decoder.updatedAt : nil
+    }
+}
+
+/// The id an export would write for the row (an exported row always has one).
+let stand_in = UUID(uuid: (1, 2, 3, 4, 5, 6, 0x70, 8, 0x89, 10, 11, 12, 13, 14, 15, 16))
+
+/// The row as one line of `stockroom export --format jsonl`.
+func jsonLine(_ row: Row) -> [UInt8] {
+    let item = Item(id: row.id ?? stand_in, name: row.name, color: row.color, status: row.status)
+    var text = JSONPresentation.object(for: item)
+    text.removeLast() // the closing brace: the times follow, as the export writes them
+    if let time = row.createdAt { text += ",\"createdAt\":\"" + String(decoding: time, as: UTF8.self) + "\"" }
+    if let time = row.updatedAt { text += ",\"updatedAt\":\"" + String(decoding: time, as: UTF8.self) + "\"" }
+    return Array((text + "}").utf8)
+}
+
+/// The row as `stockroom export --format csv` writes it, after its header.
+func csvFile(_ row: Row) -> [UInt8] {
+    try! captured { descriptor in
+        let output = ByteOutput(descriptor: descriptor)
+        try output.append(Array((ItemCSVLayout.titles.joined(separator: ",") + "\r\n").utf8))
+        try output.append(Array((row.id ?? stand_in).lowercasedString.utf8))
+        try output.append(UInt8(ascii: ","))
+        try Array(row.name.utf8).withUnsafeBufferPointer { name in try ItemExport.writeCSVName(name, to: output) }
+        try output.append(UInt8(ascii: ","))
+        if let color = row.color { try output.append(ColorCodec.text(for: color)) }
+        try output.append(UInt8(ascii: ","))
+        try output.append(StatusCodec.text(for: StatusCodec.tag(of: row.status)))
+        switch row.status {
+        case .inStock(let quantity):
+            try output.append(UInt8(ascii: ","))
+            try output.append(quantity)
+            try output.append(UInt8(ascii: ","))
+        case .outOfStock(let isOnBackOrder):
+            try output.append(",,")
+            try output.append(StatusCodec.flagText(isOnBackOrder))
+        }
+        try output.append(UInt8(ascii: ","))
+        try output.append(row.createdAt ?? [])
+        try output.append(UInt8(ascii: ","))
+        try output.append(row.updatedAt ?? [])
+        try output.append("\r\n")
+        try output.flush()
+    }
+}
+
+/// Every row of a CSV file that decodes; nil when the header is refused.
+func csvRows(_ input: [UInt8], _ decoder: ImportRowDecoder) -> [Row]? {
+    let descriptor = readableDescriptor(input)
+    defer { close(descriptor) }
+    let reader = CSVReader(input: ByteInput(descriptor: descriptor, chunkSize: 64))
+    guard (try? reader.next()) == true, let columns = try? ImportRowDecoder.CSVColumns(header: reader) else { return nil }
+    var rows: [Row] = []
+    var calls = 0
+    while true {
+        calls += 1
+        require(calls <= input.count + 2, "the reader does not reach the end")
+        do {
+            guard try reader.next() else { return rows }
+            if let row = try? decoder.decode(reader, columns: columns) { rows.append(Row(row, decoder)) }
+        } catch {
+            continue // a syntax error; the reader resumes at the next line
+        }
+    }
+}
+
+func jsonRow(_ line: [UInt8], _ decoder: ImportRowDecoder) -> Row? {
+    line.withUnsafeBufferPointer { bytes in
+        (try? decoder.decode(jsonLine: bytes)).map { Row($0, decoder) }
+    }
+}
+
+/// Checks the properties on a row the decoder accepted from some input.
+func checkRoundTrips(_ row: Row, _ decoder: ImportRowDecoder) {
+    do {
+        try Item(id: row.id ?? stand_in, name: row.name, color: row.color, status: row.status).validate()
+    } catch {
+        require(false, "accepted a row the domain refuses: \(row) (\(error))")
+    }
+    var expected = row
+    expected.id = row.id ?? stand_in
+    let line = jsonLine(row)
+    let fromJSON = jsonRow(line, decoder)
+    require(fromJSON == expected, "\(row) written as \(String(decoding: line, as: UTF8.self).debugDescription) reads back as \(String(describing: fromJSON))")
+    let file = csvFile(row)
+    let fromCSV = csvRows(file, decoder)
+    require(fromCSV == [expected], "\(row) written as \(String(decoding: file, as: UTF8.self).debugDescription) reads back as \(String(describing: fromCSV))")
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzImportRowDecoder(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    guard size <= pipeInputLimit else { return -1 }
+    let input = bytes(data, size)
+    let decoder = ImportRowDecoder()
+    if input.first == UInt8(ascii: "{") {
+        if let row = jsonRow(input, decoder) { checkRoundTrips(row, decoder) }
+    } else {
+        for row in csvRows(input, decoder) ?? [] { checkRoundTrips(row, decoder) }
+    }
+    return 0
+}
+
+runFuzzer(fuzzImportRowDecoder)
