@@ -19,7 +19,7 @@ import Testing
             "--phases", "examples,coverage,fuzzing", "--no-color",
             // The event stream stays open by design; ServeCommandTests reads it.
             "--exclude-path", "/api/events",
-        ])
+        ], workingDirectory: database.directory.url) // its cache folder stays out of the checkout
         kill(server.processIdentifier, SIGTERM)
         let stopped = server.wait()
         #expect(result.status == 0, "\(result.stdout.suffix(6000))\n\(result.stderr.suffix(2000))")

@@ -11,8 +11,9 @@ public enum PythonTools {
     }
 
     /// Runs the Python tool with `arguments` (a script path, or `-c CODE`), as Processes.run does.
-    public static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
+    public static func run(_ arguments: [String], environment: [String: String] = [:],
+                           workingDirectory: URL? = nil) throws -> ProcessResult {
         let (executable, leading) = interpreter
-        return try Processes.run(executable, leading + arguments, environment: environment)
+        return try Processes.run(executable, leading + arguments, environment: environment, workingDirectory: workingDirectory)
     }
 }
