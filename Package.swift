@@ -15,6 +15,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // The web front only (`stockroom serve`): HTTP/1.1 on SwiftNIO, and its testing module.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // The system's libsqlite3 (Debian: libsqlite3-dev). No vendored SQLite, no wrapper package.
@@ -45,6 +47,18 @@ let package = Package(
         .target(name: "DraftFlow", dependencies: ["Inventory"]),
         // Repositories that map the domain onto tagged columns, written once for SQLite and PostgreSQL.
         .target(name: "StockroomStore", dependencies: ["SQLiteCore", "PostgresCore", "StockroomMigrations", "Inventory", "TextFormats"]),
+        // The web front (`stockroom serve`): a JSON API and server-rendered pages over the same
+        // core as the CLI. No engine code: it reaches the database through StockroomStore only.
+        .target(
+            name: "StockroomServer",
+            dependencies: [
+                "StockroomStore",
+                "Inventory",
+                "DraftFlow",
+                "TextFormats",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
         // The command-line front: thin over the store.
         .executableTarget(
             name: "stockroom",
@@ -60,6 +74,7 @@ let package = Package(
                 "Inventory",
                 "DraftFlow",
                 "TextFormats",
+                "StockroomServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -79,6 +94,11 @@ let package = Package(
         .testTarget(name: "TextFormatsTests", dependencies: ["TextFormats"]),
         .testTarget(name: "DraftFlowTests", dependencies: ["DraftFlow", "Inventory"]),
         .testTarget(name: "StoreTests", dependencies: ["StockroomTestSupport", "StockroomStore", "StockroomMigrations", "Inventory", "SQLiteCore", "PostgresCore"]),
+        .testTarget(name: "ServerTests", dependencies: [
+            "StockroomTestSupport", "StockroomServer", "StockroomStore", "Inventory", "DraftFlow",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+        ]),
         .testTarget(name: "CLITests", dependencies: ["StockroomTestSupport", "stockroom", "StockroomStore", "StockroomMigrations", "SQLiteCore", "PostgresCore",
                                                    .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 

@@ -8,7 +8,9 @@
 # certificate with it). Safe to run again: it installs only what is missing.
 set -euo pipefail
 
-packages=(libsqlite3-dev sqlite3 pkg-config util-linux libpq-dev openssl)
+# For `stockroom serve`'s browser tests: Debian's chromium (Playwright drives it; it never
+# downloads a browser of its own) and venv, for the Python tools below.
+packages=(libsqlite3-dev sqlite3 pkg-config util-linux libpq-dev openssl chromium python3-venv)
 # The server: Debian 12's version (postgresql-15) when the archive has it, else the
 # distribution's default through the `postgresql` metapackage.
 if apt-cache show postgresql-15 >/dev/null 2>&1; then
@@ -45,5 +47,16 @@ fi
 # tests find them with pg_config --bindir or that folder, or STOCKROOM_PG_BINDIR.
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || [ -n "${STOCKROOM_PG_BINDIR:-}" ] \
     || { echo "setup: no PostgreSQL server programs found under /usr/lib/postgresql/*/bin" >&2; exit 1; }
+
+# From PyPI, into a virtual environment of the project's own (.build/python, so that neither
+# Debian's Python packages nor pip's are disturbed): Playwright (Tests/Browser/web_test.py
+# drives Debian's chromium with it, never a browser of its own) and schemathesis
+# (ServeAPIFuzzTests fuzzes the API from its OpenAPI document). The tests use this interpreter.
+venv="$(cd "$(dirname "$0")/.." && pwd)/.build/python"
+if ! "$venv/bin/python3" -c "import playwright, schemathesis" >/dev/null 2>&1; then
+    echo "setup: installing playwright and schemathesis (PyPI) into $venv" >&2
+    python3 -m venv "$venv"
+    "$venv/bin/python3" -m pip install --quiet playwright schemathesis
+fi
 
 command -v swift >/dev/null || { echo "setup: swift is not on PATH (expected the Swift 6 toolchain, e.g. /opt/swift/usr/bin)" >&2; exit 1; }

@@ -31,6 +31,15 @@ public struct DraftWizard: Hashable, Sendable {
         step = makeStep(DraftWizard.path(for: entry.draft.item)[0])
     }
 
+    /// Resumes at the question of `kind`, for a front that keeps no wizard between two
+    /// requests (a web page names the step it shows): the draft's stored values are the
+    /// defaults, as in ``init(entry:)``. A step not on the draft's path (the quantity of an
+    /// item out of stock, say) starts at the first question instead.
+    public init(entry: IdentifiedDraft, at kind: WizardStep.Kind) {
+        self.init(entry: entry)
+        if DraftWizard.path(for: entry.draft.item).contains(kind) { step = makeStep(kind) }
+    }
+
     /// The questions asked for an item with these answers, in order: the one place that
     /// decides what follows what, and where the in-stock branch is.
     public static func path(for item: Item) -> [WizardStep.Kind] {

@@ -19,7 +19,7 @@ extension Failure.Code {
         case .notFound:
             "the item or draft was not found, or there is no database file for a command that needs one (`query`, `check`, `backup`, `migrate verify`, `restore`'s source); `draft wizard`: the draft was saved or cancelled by another process while a question waited"
         case .unavailable:
-            "the PostgreSQL client library (libpq, Debian `libpq5`) could not be loaded, for a `postgresql://` database; SQLite files never need it"
+            "the PostgreSQL client library (libpq, Debian `libpq5`) could not be loaded, for a `postgresql://` database; SQLite files never need it; `serve` could not listen on the address and port asked for (in use, or not an address of this machine)"
         case .software:
             "the process received no arguments at all, not even its own name (e.g. the static binary where `/proc` cannot be read): it does nothing rather than guess"
         case .cannotCreate:

@@ -15,7 +15,7 @@ struct Stockroom: ParsableCommand {
         version: StockroomVersion.number,
         subcommands: [ItemsCommand.self, DraftCommand.self, MigrateCommand.self, QueryCommand.self,
                       BackupCommand.self, RestoreCommand.self, CheckCommand.self,
-                      ImportCommand.self, ExportCommand.self, CopyCommand.self]
+                      ImportCommand.self, ExportCommand.self, CopyCommand.self, ServeCommand.self]
     )
 
     static let introduction = """

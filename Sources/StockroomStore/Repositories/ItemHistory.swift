@@ -77,6 +77,15 @@ struct HistoryRecords<Connection: StoreConnection> {
         }
     }
 
+    /// The position of the last event committed; 0 when there is none.
+    func lastPosition() throws -> Int64 {
+        let sql = "SELECT max(\(ItemHistory.positionColumn)) FROM \(ItemHistory.table)"
+        return try connection.withStatement(sql) { statement in
+            _ = try statement.step()
+            return Int64(statement.int(at: 0))
+        }
+    }
+
     /// Up to `limit` events of every item with a position after `position` (from the first when
     /// nil), in position order: commit order.
     func events(after position: Int64?, limit: Int) throws -> [PositionedItemEvent] {

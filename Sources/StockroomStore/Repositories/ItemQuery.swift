@@ -1,3 +1,5 @@
+import FoundationEssentials
+import Glibc
 import Inventory
 
 /// Which items to list, and which page of them. Results are ordered by name, then id.
@@ -10,6 +12,22 @@ public struct ItemQuery: Sendable, Equatable {
         case outOfStock
         /// Only `outOfStock(isOnBackOrder: true)`.
         case onBackOrder
+
+        /// How every front spells the filter (`--status in-stock`, `?status=in-stock`); a new
+        /// filter is a compile error here.
+        public var text: String {
+            switch self {
+            case .inStock: "in-stock"
+            case .outOfStock: "out-of-stock"
+            case .onBackOrder: "on-back-order"
+            }
+        }
+
+        /// The filter spelled `text`, or nil.
+        public init?(text: String) {
+            guard let found = Self.allCases.first(where: { $0.text == text }) else { return nil }
+            self = found
+        }
     }
 
     /// Keep only items with this status case.
@@ -24,16 +42,35 @@ public struct ItemQuery: Sendable, Equatable {
     public var limit: Int?
     /// Skip this many items first.
     public var offset: Int
+    /// Only items after this one in the list's order (name, then id): keyset paging, which
+    /// neither skips nor repeats an item when others are added or deleted between two pages,
+    /// and costs the same on the last page as on the first (the `items_by_name` index).
+    public var after: Position?
+
+    /// An item's place in the list's order: what a page's last item leaves for the next page.
+    public struct Position: Sendable, Equatable {
+        /// The item's name.
+        public var name: String
+        /// The item's id, which orders items of the same name.
+        public var id: UUID
+
+        /// The place of an item with `name` and `id`.
+        public init(name: String, id: UUID) {
+            self.name = name
+            self.id = id
+        }
+    }
 
     /// Creates a query; with no arguments it matches every item.
     public init(status: StatusFilter? = nil, color: Color? = nil, nameContains: String? = nil,
-                namePrefix: String? = nil, limit: Int? = nil, offset: Int = 0) {
+                namePrefix: String? = nil, limit: Int? = nil, offset: Int = 0, after: Position? = nil) {
         self.status = status
         self.color = color
         self.nameContains = nameContains
         self.namePrefix = namePrefix
         self.limit = limit
         self.offset = offset
+        self.after = after
     }
 
     /// The SQL condition and its arguments, in parameter order.
@@ -60,6 +97,7 @@ public struct ItemQuery: Sendable, Equatable {
         if nameContains != nil { conditions.append(ItemQuery.containsCondition(dialect)) }
         // A half-open range on the index instead of LIKE, which cannot use a BINARY index.
         if namePrefix != nil { conditions.append("name >= ? AND name < ? || \(dialect.greatestCharacter)") }
+        if after != nil { conditions.append("(name > ? OR (name = ? AND id > ?))") }
         let query = self
         return (conditions, { statement, first in
             var index = first
@@ -69,6 +107,12 @@ public struct ItemQuery: Sendable, Equatable {
                 try statement.bind(prefix, at: index)
                 try statement.bind(prefix, at: index + 1)
                 index += 2
+            }
+            if let after = query.after {
+                try statement.bind(after.name, at: index)
+                try statement.bind(after.name, at: index + 1)
+                try statement.bind(after.id, at: index + 2)
+                index += 3
             }
             return index
         })

@@ -155,6 +155,15 @@ public struct ItemRepository {
         }
     }
 
+    /// The position of the last event committed (0 when there is none): where a reader that
+    /// wants only what happens from now on starts (`events(after: lastEventPosition(), …)`).
+    public func lastEventPosition() throws -> Int64 {
+        switch engine {
+        case .sqlite(let records): try records.history.lastPosition()
+        case .postgres(let records): try records.history.lastPosition()
+        }
+    }
+
     /// The item's history as the raw columns of `item_events`: their names, then one row of
     /// values as text per event (NULL as an empty field), oldest first.
     public func historyColumns(id: UUID) throws -> (names: [String], rows: [[String]]) {

@@ -5,18 +5,11 @@ import TextFormats
 
 /// `stockroom items list`: filters, pages and prints items.
 extension ItemQuery.StatusFilter: ExpressibleByArgument {
-    /// The option's spelling of each filter; a new filter is a compile error here.
-    var argument: String {
-        switch self {
-        case .inStock: "in-stock"
-        case .outOfStock: "out-of-stock"
-        case .onBackOrder: "on-back-order"
-        }
-    }
+    /// The option's spelling of each filter: the store's, shared with `stockroom serve`.
+    var argument: String { text }
 
     public init?(argument: String) {
-        guard let found = Self.allCases.first(where: { $0.argument == argument }) else { return nil }
-        self = found
+        self.init(text: argument)
     }
 
     public var defaultValueDescription: String { argument }

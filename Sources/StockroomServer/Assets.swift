@@ -1,0 +1,70 @@
+import Hummingbird
+
+/// The stylesheet and the one script, compiled into the binary: `stockroom` stays one file.
+enum Assets {
+    static let style = """
+        :root { color-scheme: light dark; --accent: #1d5fbf; --error: #b00020; }
+        * { box-sizing: border-box; }
+        body { font: 16px/1.5 system-ui, sans-serif; margin: 0; }
+        header { background: var(--accent); padding: .5rem 1rem; }
+        header a { color: #fff; margin-right: 1rem; font-weight: 600; }
+        main { max-width: 60rem; margin: 0 auto; padding: 1rem; }
+        a:focus, button:focus, input:focus, select:focus { outline: 3px solid #f5a623; outline-offset: 2px; }
+        table { border-collapse: collapse; width: 100%; }
+        .scroll { overflow-x: auto; }
+        th, td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid #8884; vertical-align: top; }
+        .field { margin: .5rem 0; }
+        label { display: block; font-weight: 600; }
+        input, select, button { font: inherit; padding: .35rem .5rem; max-width: 100%; }
+        input[type=text], input:not([type]), input[type=search] { width: 24rem; }
+        fieldset { border: 1px solid #8886; margin: 1rem 0; }
+        .filters { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; margin-bottom: 1rem; }
+        .filters .field { margin: 0; }
+        .error { color: var(--error); font-weight: 600; }
+        .notice { font-weight: 600; }
+        .actions { display: flex; flex-wrap: wrap; gap: .5rem; margin: 1rem 0; }
+        .changed { background: #f5a62333; }
+        pre { white-space: pre-wrap; }
+        .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+        @media (max-width: 40rem) { input[type=text], input:not([type]), input[type=search] { width: 100%; } th, td { padding: .25rem; } }
+        """
+
+    /// Live updates of an open list: the page listens to `/api/events` from the position it
+    /// was rendered at, and on any event fetches itself again and swaps the table. The page
+    /// works without it; with it, an item added by anyone shows within about a second.
+    static let live = """
+        "use strict";
+        (function () {
+          var table = document.getElementById("items");
+          if (!table || !window.EventSource) return;
+          var busy = false, again = false;
+          function refresh() {
+            if (busy) { again = true; return; }
+            busy = true;
+            fetch(location.href, { headers: { "Accept": "text/html" }, credentials: "same-origin" })
+              .then(function (response) { return response.ok ? response.text() : null; })
+              .then(function (text) {
+                if (!text) return;
+                var fresh = new DOMParser().parseFromString(text, "text/html").getElementById("items");
+                var current = document.getElementById("items");
+                if (fresh && current && fresh.innerHTML !== current.innerHTML) current.innerHTML = fresh.innerHTML;
+              })
+              .catch(function () {})
+              .then(function () { busy = false; if (again) { again = false; refresh(); } });
+          }
+          var source = new EventSource("/api/events?after=" + encodeURIComponent(table.getAttribute("data-position") || "0"));
+          ["added", "changed", "deleted"].forEach(function (kind) { source.addEventListener(kind, refresh); });
+        })();
+        """
+
+    static func register(on router: Router<BasicRequestContext>) {
+        router.get("/assets/style.css") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "max-age=300"],
+                     body: .init(byteBuffer: ByteBuffer(string: style)))
+        }
+        router.get("/assets/live.js") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "max-age=300"],
+                     body: .init(byteBuffer: ByteBuffer(string: live)))
+        }
+    }
+}

@@ -1,0 +1,283 @@
+import Hummingbird
+
+/// The OpenAPI 3.1 description of `/api`, written by hand beside the handlers it describes
+/// (ServerTests checks the answers against it).
+enum OpenAPIDocument {
+    static func register(on router: Router<BasicRequestContext>) {
+        router.get("/api/openapi.json") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
+        }
+    }
+
+    static let text = #"""
+    {
+      "openapi": "3.1.0",
+      "info": {
+        "title": "Stockroom",
+        "version": "1",
+        "description": "The inventory kept by `stockroom`, over HTTP: the same core, rules and wording as the command line. Errors are application/problem+json (RFC 9457) whose detail is the CLI's error line."
+      },
+      "servers": [{"url": "/"}],
+      "security": [{}, {"bearer": []}],
+      "paths": {
+        "/api/items": {
+          "get": {
+            "summary": "List items, ordered by name then id (keyset paging)",
+            "parameters": [
+              {"name": "status", "in": "query", "schema": {"type": "string", "enum": ["in-stock", "out-of-stock", "on-back-order"]}},
+              {"name": "color", "in": "query", "schema": {"$ref": "#/components/schemas/ColorName"}},
+              {"name": "search", "in": "query", "schema": {"type": "string"}, "description": "Only names containing this text (ASCII letters in any case)."},
+              {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 50}},
+              {"name": "after", "in": "query", "schema": {"type": "string"}, "description": "The opaque cursor of the previous page's `next`."}
+            ],
+            "responses": {
+              "200": {"description": "A page of items", "headers": {"Link": {"schema": {"type": "string"}, "description": "<URL>; rel=\"next\" when there is a next page"}},
+                      "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ItemPage"}}}},
+              "400": {"$ref": "#/components/responses/Problem"}
+            }
+          },
+          "post": {
+            "summary": "Add an item (the object `import` reads for one row)",
+            "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/NewItem"}}}},
+            "responses": {
+              "201": {"description": "Added, at version 1", "headers": {"Location": {"schema": {"type": "string"}}, "ETag": {"schema": {"type": "string"}}},
+                      "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Item"}}}},
+              "400": {"$ref": "#/components/responses/Problem"},
+              "409": {"$ref": "#/components/responses/Problem"},
+              "413": {"$ref": "#/components/responses/Problem"},
+              "415": {"$ref": "#/components/responses/Problem"},
+              "422": {"$ref": "#/components/responses/Problem"},
+              "503": {"$ref": "#/components/responses/Busy"}
+            }
+          }
+        },
+        "/api/items/{id}": {
+          "parameters": [{"$ref": "#/components/parameters/ItemID"}],
+          "get": {
+            "summary": "One item with its version",
+            "parameters": [{"name": "If-None-Match", "in": "header", "schema": {"type": "string"}}],
+            "responses": {
+              "200": {"description": "The item", "headers": {"ETag": {"schema": {"type": "string"}}},
+                      "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Item"}}}},
+              "304": {"description": "Unchanged since the ETag given"},
+              "400": {"$ref": "#/components/responses/Problem"},
+              "404": {"$ref": "#/components/responses/Problem"}
+            }
+          },
+          "patch": {
+            "summary": "Change name, colour or status (JSON merge patch) while the item is at the version If-Match names",
+            "parameters": [{"$ref": "#/components/parameters/IfMatch"}],
+            "requestBody": {"required": true, "content": {"application/merge-patch+json": {"schema": {"$ref": "#/components/schemas/ItemPatch"}},
+                                                          "application/json": {"schema": {"$ref": "#/components/schemas/ItemPatch"}}}},
+            "responses": {
+              "200": {"description": "The item as changed", "headers": {"ETag": {"schema": {"type": "string"}}},
+                      "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Item"}}}},
+              "400": {"$ref": "#/components/responses/Problem"},
+              "404": {"$ref": "#/components/responses/Problem"},
+              "412": {"$ref": "#/components/responses/Stale"},
+              "413": {"$ref": "#/components/responses/Problem"},
+              "415": {"$ref": "#/components/responses/Problem"},
+              "422": {"$ref": "#/components/responses/Problem"},
+              "428": {"$ref": "#/components/responses/Problem"},
+              "503": {"$ref": "#/components/responses/Busy"}
+            }
+          },
+          "delete": {
+            "summary": "Delete the item while it is at the version If-Match names; its history stays",
+            "parameters": [{"$ref": "#/components/parameters/IfMatch"}],
+            "responses": {
+              "204": {"description": "Deleted"},
+              "400": {"$ref": "#/components/responses/Problem"},
+              "404": {"$ref": "#/components/responses/Problem"},
+              "412": {"$ref": "#/components/responses/Stale"},
+              "428": {"$ref": "#/components/responses/Problem"},
+              "503": {"$ref": "#/components/responses/Busy"}
+            }
+          }
+        },
+        "/api/items/{id}/history": {
+          "parameters": [{"$ref": "#/components/parameters/ItemID"}],
+          "get": {
+            "summary": "Every change to the item, oldest first; kept after delete (`items history --format json`)",
+            "responses": {
+              "200": {"description": "The events", "content": {"application/json": {"schema": {"type": "array", "items": {"$ref": "#/components/schemas/Event"}}}}},
+              "400": {"$ref": "#/components/responses/Problem"},
+              "404": {"$ref": "#/components/responses/Problem"}
+            }
+          }
+        },
+        "/api/events": {
+          "get": {
+            "summary": "Server-Sent Events: one per history event committed by anyone, in commit order; `id` is the event's position (1, 2, 3, ... without gaps), `event` its kind, `data` the object of `items history --format json`. Reconnecting with Last-Event-ID resumes with nothing lost or repeated.",
+            "parameters": [
+              {"name": "Last-Event-ID", "in": "header", "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"}},
+              {"name": "after", "in": "query", "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"}, "description": "As Last-Event-ID, for clients that cannot set headers."}
+            ],
+            "responses": {
+              "200": {"description": "The stream, open until the client or the server stops", "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+              "400": {"$ref": "#/components/responses/Problem"}
+            }
+          }
+        },
+        "/api/export": {
+          "get": {
+            "summary": "Every item ordered by id, streamed: the bytes of `stockroom export`",
+            "parameters": [{"name": "format", "in": "query", "schema": {"type": "string", "enum": ["jsonl", "csv", "json"], "default": "jsonl"}}],
+            "responses": {
+              "200": {"description": "The file", "headers": {"Content-Disposition": {"schema": {"type": "string"}}},
+                      "content": {"application/jsonl": {"schema": {"type": "string"}}, "text/csv": {"schema": {"type": "string"}}, "application/json": {"schema": {"type": "array"}}}},
+              "400": {"$ref": "#/components/responses/Problem"}
+            }
+          }
+        },
+        "/api/import": {
+          "post": {
+            "summary": "Add the items of a CSV or JSON Lines file: all or none",
+            "parameters": [
+              {"name": "format", "in": "query", "schema": {"type": "string", "enum": ["csv", "jsonl"]}, "description": "Default: csv for a text/csv body, else jsonl."},
+              {"name": "on-conflict", "in": "query", "schema": {"type": "string", "enum": ["fail", "skip", "replace"], "default": "fail"}}
+            ],
+            "requestBody": {"required": true, "content": {"text/csv": {"schema": {"type": "string"}}, "application/jsonl": {"schema": {"type": "string"}},
+                                                          "application/x-ndjson": {"schema": {"type": "string"}}, "text/plain": {"schema": {"type": "string"}},
+                                                          "application/octet-stream": {"schema": {"type": "string"}}}},
+            "responses": {
+              "200": {"description": "Imported", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ImportSummary"}}}},
+              "400": {"$ref": "#/components/responses/Problem"},
+              "413": {"$ref": "#/components/responses/Problem"},
+              "415": {"$ref": "#/components/responses/Problem"},
+              "422": {"description": "Bad rows: nothing was imported", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/ImportProblem"}}}},
+              "503": {"$ref": "#/components/responses/Busy"}
+            }
+          }
+        },
+        "/api/drafts": {
+          "get": {
+            "summary": "Every open draft",
+            "responses": {"200": {"description": "The drafts", "content": {"application/json": {"schema": {"type": "array", "items": {"$ref": "#/components/schemas/Draft"}}}}}}
+          },
+          "post": {
+            "summary": "Start a draft: adding (with any fields of an item) or duplicating an item ({\"duplicate\": ITEM-ID})",
+            "requestBody": {"content": {"application/json": {"schema": {"oneOf": [{"$ref": "#/components/schemas/ItemPatch"},
+                              {"type": "object", "required": ["duplicate"], "properties": {"duplicate": {"type": "string"}}, "additionalProperties": false}]}}}},
+            "responses": {
+              "201": {"description": "Started", "headers": {"Location": {"schema": {"type": "string"}}},
+                      "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Draft"}}}},
+              "400": {"$ref": "#/components/responses/Problem"},
+              "404": {"$ref": "#/components/responses/Problem"},
+              "413": {"$ref": "#/components/responses/Problem"},
+              "415": {"$ref": "#/components/responses/Problem"},
+              "422": {"$ref": "#/components/responses/Problem"},
+              "503": {"$ref": "#/components/responses/Busy"}
+            }
+          }
+        },
+        "/api/drafts/{id}": {
+          "parameters": [{"$ref": "#/components/parameters/DraftID"}],
+          "get": {"summary": "One draft", "responses": {"200": {"description": "The draft", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Draft"}}}},
+                                                        "400": {"$ref": "#/components/responses/Problem"}, "404": {"$ref": "#/components/responses/Problem"}}},
+          "patch": {
+            "summary": "Edit the draft (JSON merge patch; the name may stay empty)",
+            "requestBody": {"required": true, "content": {"application/merge-patch+json": {"schema": {"$ref": "#/components/schemas/ItemPatch"}},
+                                                          "application/json": {"schema": {"$ref": "#/components/schemas/ItemPatch"}}}},
+            "responses": {"200": {"description": "The draft", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Draft"}}}},
+                          "400": {"$ref": "#/components/responses/Problem"}, "404": {"$ref": "#/components/responses/Problem"},
+                          "413": {"$ref": "#/components/responses/Problem"}, "415": {"$ref": "#/components/responses/Problem"},
+                          "422": {"$ref": "#/components/responses/Problem"}, "503": {"$ref": "#/components/responses/Busy"}}
+          },
+          "delete": {"summary": "Cancel the draft", "responses": {"204": {"description": "Cancelled"}, "400": {"$ref": "#/components/responses/Problem"},
+                                                                   "404": {"$ref": "#/components/responses/Problem"}, "503": {"$ref": "#/components/responses/Busy"}}}
+        },
+        "/api/drafts/{id}/save": {
+          "parameters": [{"$ref": "#/components/parameters/DraftID"}],
+          "post": {"summary": "Save the draft as a new item", "responses": {
+            "201": {"description": "Saved", "headers": {"Location": {"schema": {"type": "string"}}}, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Item"}}}},
+            "400": {"$ref": "#/components/responses/Problem"}, "404": {"$ref": "#/components/responses/Problem"}, "422": {"$ref": "#/components/responses/Problem"},
+            "503": {"$ref": "#/components/responses/Busy"}}}
+        },
+        "/api/drafts/{id}/wizard": {
+          "parameters": [{"$ref": "#/components/parameters/DraftID"}],
+          "get": {
+            "summary": "The wizard's question (the first, or the step named), worded as `draft wizard` words it",
+            "parameters": [{"$ref": "#/components/parameters/Step"}],
+            "responses": {"200": {"description": "The step", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/WizardStep"}}}},
+                          "400": {"$ref": "#/components/responses/Problem"}, "404": {"$ref": "#/components/responses/Problem"}}
+          },
+          "post": {
+            "summary": "Answer a step as typed at the terminal (Enter is \"\", back is \"<\"); the answer is stored at once",
+            "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "required": ["answer"],
+                            "properties": {"step": {"$ref": "#/components/schemas/StepName"}, "answer": {"type": "string"}}}}}},
+            "responses": {
+              "200": {"description": "The next step, or the draft cancelled or kept", "content": {"application/json": {"schema": {"oneOf": [{"$ref": "#/components/schemas/WizardStep"}, {"$ref": "#/components/schemas/WizardEnd"}]}}}},
+              "201": {"description": "Saved", "headers": {"Location": {"schema": {"type": "string"}}}, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/WizardEnd"}}}},
+              "400": {"$ref": "#/components/responses/Problem"},
+              "404": {"$ref": "#/components/responses/Problem"},
+              "413": {"$ref": "#/components/responses/Problem"},
+              "415": {"$ref": "#/components/responses/Problem"},
+              "422": {"description": "The answer was not taken: the same step, with the reason", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/WizardStep"}}}},
+              "503": {"$ref": "#/components/responses/Busy"}
+            }
+          }
+        }
+      },
+      "components": {
+        "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer", "description": "Required when the server is bound to anything but loopback: the token printed in its URL."}},
+        "parameters": {
+          "ItemID": {"name": "id", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[0-9A-Fa-f-]{4,36}$"}, "description": "The id, or a unique prefix of at least 4 characters."},
+          "DraftID": {"name": "id", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[0-9A-Fa-f-]{4,36}$"}, "description": "The draft's id, or a unique prefix of at least 4 characters."},
+          "IfMatch": {"name": "If-Match", "in": "header", "required": true, "schema": {"type": "string", "pattern": "^(W/)?\"[0-9]{1,9}\"$"}, "description": "The ETag last read, e.g. \"3\"."},
+          "Step": {"name": "step", "in": "query", "schema": {"$ref": "#/components/schemas/StepName"}}
+        },
+        "responses": {
+          "Problem": {"description": "An error", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
+          "Stale": {"description": "The item is at another version: nothing was changed", "headers": {"ETag": {"schema": {"type": "string"}}},
+                    "content": {"application/problem+json": {"schema": {"allOf": [{"$ref": "#/components/schemas/Problem"},
+                                {"type": "object", "required": ["currentVersion"], "properties": {"currentVersion": {"type": "integer"}}}]}}}},
+          "Busy": {"description": "The database stayed busy past --busy-timeout: nothing was changed; retry", "headers": {"Retry-After": {"schema": {"type": "string"}}},
+                   "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}
+        },
+        "schemas": {
+          "ColorName": {"type": "string", "enum": ["black", "blue", "green", "red", "white", "yellow"]},
+          "Status": {"oneOf": [
+            {"type": "object", "required": ["case", "quantity"], "additionalProperties": false, "properties": {"case": {"const": "inStock"}, "quantity": {"type": "integer", "minimum": 1}}},
+            {"type": "object", "required": ["case", "isOnBackOrder"], "additionalProperties": false, "properties": {"case": {"const": "outOfStock"}, "isOnBackOrder": {"type": "boolean"}}}
+          ]},
+          "Item": {"type": "object", "required": ["id", "name", "color", "status"], "properties": {
+            "id": {"type": "string", "format": "uuid"}, "name": {"type": "string"},
+            "color": {"oneOf": [{"$ref": "#/components/schemas/ColorName"}, {"type": "null"}]},
+            "status": {"$ref": "#/components/schemas/Status"}, "version": {"type": "integer", "minimum": 1}}},
+          "NewItem": {"type": "object", "required": ["name", "status"], "properties": {
+            "id": {"type": ["string", "null"], "format": "uuid"}, "name": {"type": "string", "minLength": 1},
+            "color": {"oneOf": [{"$ref": "#/components/schemas/ColorName"}, {"type": "null"}]},
+            "status": {"$ref": "#/components/schemas/Status"},
+            "createdAt": {"type": ["string", "null"]}, "updatedAt": {"type": ["string", "null"]}}, "additionalProperties": false},
+          "ItemPatch": {"type": "object", "additionalProperties": false, "properties": {
+            "name": {"type": "string"}, "color": {"oneOf": [{"$ref": "#/components/schemas/ColorName"}, {"type": "null"}]},
+            "status": {"$ref": "#/components/schemas/Status"}}},
+          "ItemPage": {"type": "object", "required": ["items", "next"], "properties": {
+            "items": {"type": "array", "items": {"$ref": "#/components/schemas/Item"}}, "next": {"type": ["string", "null"]}}},
+          "Event": {"type": "object", "required": ["itemId", "version", "kind", "recordedAt"], "properties": {
+            "itemId": {"type": "string"}, "version": {"type": "integer"}, "kind": {"type": "string", "enum": ["added", "changed", "deleted"]},
+            "recordedAt": {"type": "string"}, "item": {"$ref": "#/components/schemas/Item"},
+            "name": {"type": ["object", "null"]}, "color": {"type": ["object", "null"]}, "status": {"type": ["object", "null"]}}},
+          "Draft": {"type": "object", "required": ["id", "case", "sourceItemId", "item"], "properties": {
+            "id": {"type": "string"}, "case": {"type": "string", "enum": ["adding", "duplicating"]},
+            "sourceItemId": {"type": ["string", "null"]}, "item": {"$ref": "#/components/schemas/Item"}}},
+          "StepName": {"type": "string", "enum": ["name", "color", "inStock", "quantity", "backOrder", "review"]},
+          "WizardStep": {"type": "object", "required": ["step", "prompt", "path", "draft"], "properties": {
+            "step": {"$ref": "#/components/schemas/StepName"}, "prompt": {"type": "array", "items": {"type": "string"}},
+            "path": {"type": "array", "items": {"$ref": "#/components/schemas/StepName"}}, "draft": {"$ref": "#/components/schemas/Draft"},
+            "reason": {"type": "string"}}},
+          "WizardEnd": {"type": "object", "required": ["finished"], "properties": {
+            "finished": {"type": "string", "enum": ["save", "cancel", "quit"]}, "item": {"$ref": "#/components/schemas/Item"}, "draft": {"$ref": "#/components/schemas/Draft"}}},
+          "ImportSummary": {"type": "object", "required": ["rows", "imported", "skipped", "replaced"], "properties": {
+            "rows": {"type": "integer"}, "imported": {"type": "integer"}, "skipped": {"type": "integer"}, "replaced": {"type": "integer"}}},
+          "Problem": {"type": "object", "required": ["type", "title", "status", "detail"], "properties": {
+            "type": {"type": "string"}, "title": {"type": "string"}, "status": {"type": "integer"}, "detail": {"type": "string"}}},
+          "ImportProblem": {"allOf": [{"$ref": "#/components/schemas/Problem"}, {"type": "object", "required": ["errors", "total"], "properties": {
+            "errors": {"type": "array", "items": {"type": "object", "required": ["line", "reason"], "properties": {"line": {"type": "integer"}, "reason": {"type": "string"}}}},
+            "total": {"type": "integer"}}}]}
+        }
+      }
+    }
+    """#
+}

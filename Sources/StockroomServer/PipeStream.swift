@@ -1,0 +1,67 @@
+import Foundation
+import Hummingbird
+import Synchronization
+
+/// The read end of a pipe as an async sequence of chunks, read by a thread of its own, so that
+/// a writer that only knows file descriptors (``StockroomStore/ItemExport``) streams into a
+/// response without holding the output in memory or blocking the async executor.
+///
+/// Back-pressure: the thread reads the next chunk only after the consumer has taken the
+/// previous ones (at most `window` ahead), so a slow client slows the export instead of
+/// filling memory. When the consumer stops early (the client went away), the read end is
+/// closed, the writer's next write fails with EPIPE (SIGPIPE is ignored by `serve`), and
+/// the export's transaction ends.
+enum PipeStream {
+    static let chunkSize = 64 * 1024
+
+    /// A new pipe: (read end, write end), both close-on-exec.
+    static func make() throws -> (read: Int32, write: Int32) {
+        var descriptors: [Int32] = [0, 0]
+        guard pipe(&descriptors) == 0 else {
+            throw Problem(.internalServerError, "cannot create a pipe: \(String(cString: strerror(errno)))")
+        }
+        for descriptor in descriptors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        return (descriptors[0], descriptors[1])
+    }
+
+    /// The chunks read from `descriptor`, which is closed when reading ends either way.
+    static func chunks(reading descriptor: Int32, window: Int = 4) -> (stream: AsyncStream<ByteBuffer>, taken: @Sendable () -> Void) {
+        let (stream, continuation) = AsyncStream<ByteBuffer>.makeStream()
+        let credit = DispatchSemaphore(value: window)
+        let state = StopFlag()
+        continuation.onTermination = { _ in
+            state.stop()
+            credit.signal()
+        }
+        let thread = Thread {
+            defer {
+                close(descriptor)
+                continuation.finish()
+            }
+            var buffer = [UInt8](repeating: 0, count: chunkSize)
+            while true {
+                credit.wait()
+                if state.isStopped { return }
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, chunkSize) }
+                if count < 0 && errno == EINTR { credit.signal(); continue }
+                guard count > 0 else { return }
+                continuation.yield(ByteBuffer(bytes: buffer[0..<count]))
+            }
+        }
+        thread.name = "stockroom-stream"
+        thread.start()
+        return (stream, { credit.signal() })
+    }
+}
+
+/// Set once, read by other threads: a stream's consumer went away, or the server is stopping
+/// (long-lived event streams end so that the graceful stop need not wait for them).
+public final class StopFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    /// A flag not yet set.
+    public init() {}
+    /// Sets the flag.
+    public func stop() { value.store(true, ordering: .releasing) }
+    /// Whether the flag was set.
+    public var isStopped: Bool { value.load(ordering: .acquiring) }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Hummingbird
+import Inventory
+
+/// Reading request bodies within their limits, and the JSON fields of an item.
+enum RequestBody {
+    /// The body as text, refusing a media type other than `accepted` (415) and a body over
+    /// `limit` bytes (413).
+    static func text(_ request: Request, limit: Int, accepting accepted: [String]) async throws -> String {
+        let type = mediaType(request)
+        guard accepted.contains(type) else {
+            throw Problem(.unsupportedMediaType, "the body must be \(accepted.joined(separator: " or ")), not \(type.isEmpty ? "(no Content-Type)" : "'\(RequestChecks.printable(type))'")")
+        }
+        let buffer = try await collect(request, limit: limit)
+        guard let text = String(validating: buffer.readableBytesView, as: UTF8.self) else {
+            throw Problem(.badRequest, "the body is not valid UTF-8")
+        }
+        return text
+    }
+
+    /// The body's bytes, refusing more than `limit` (413) before reading them all.
+    static func collect(_ request: Request, limit: Int) async throws -> ByteBuffer {
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
+            throw tooLarge(limit)
+        }
+        do {
+            return try await request.body.collect(upTo: limit)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw tooLarge(limit)
+        }
+    }
+
+    static func tooLarge(_ limit: Int) -> Problem {
+        Problem(.contentTooLarge, "the body is larger than the limit of \(limit) bytes")
+    }
+
+    /// The media type without parameters, lowercased (`application/json`).
+    static func mediaType(_ request: Request) -> String {
+        let value = request.headers[.contentType] ?? ""
+        return value.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+    }
+
+    /// A JSON merge patch of `name`, `color` (null removes it) and `status` (a whole status
+    /// object, as `items show --format json` prints it) as an ``ItemEdit``.
+    static func edit(fromJSON text: String) throws -> ItemEdit {
+        do {
+            return try JSONDecoder().decode(EditPatch.self, from: Data(text.utf8)).edit
+        } catch let problem as Problem {
+            throw problem
+        } catch let error as InventoryError {
+            throw error
+        } catch DecodingError.dataCorrupted(let context) where context.underlyingError is Problem {
+            throw context.underlyingError ?? Problem(.badRequest, "the body is not valid JSON")
+        } catch is DecodingError {
+            throw Problem(.badRequest, "the body is not a JSON object of name, color and status")
+        }
+    }
+}
+
+/// Any key of a JSON object.
+struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+/// A merge patch: a key left out changes nothing; `"color": null` removes the colour.
+struct EditPatch: Decodable {
+    var edit = ItemEdit()
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: AnyKey.self)
+        for key in container.allKeys {
+            switch key.stringValue {
+            case "name":
+                guard let name = try? container.decode(String.self, forKey: key) else { throw Problem(.badRequest, "name must be a string") }
+                try ItemName.validate(name)
+                edit.name = name
+            case "color":
+                if try container.decodeNil(forKey: key) {
+                    edit.color = .remove
+                } else if let text = try? container.decode(String.self, forKey: key), let color = Color(rawValue: text) {
+                    edit.color = .set(color)
+                } else {
+                    throw Problem(.badRequest, "color must be null or one of \(Color.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+            case "status":
+                edit.status = try container.decode(StatusObject.self, forKey: key).status
+            default:
+                throw Problem(.badRequest, "unknown key \"\(RequestChecks.printable(key.stringValue))\" (keys: name, color, status)")
+            }
+        }
+    }
+}
+
+/// `{"case":"inStock","quantity":N}` or `{"case":"outOfStock","isOnBackOrder":B}`.
+struct StatusObject: Decodable {
+    var status: Status
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: AnyKey.self)
+        let keys = Set(container.allKeys.map(\.stringValue))
+        guard let name = try? container.decode(String.self, forKey: AnyKey(stringValue: "case")) else {
+            throw Problem(.badRequest, "status must be an object with a case: inStock or outOfStock")
+        }
+        switch name {
+        case "inStock":
+            guard keys == ["case", "quantity"], let quantity = try? container.decode(Int.self, forKey: AnyKey(stringValue: "quantity")) else {
+                throw Problem(.badRequest, "inStock needs a whole quantity and nothing else")
+            }
+            status = .inStock(quantity: quantity)
+        case "outOfStock":
+            guard keys == ["case", "isOnBackOrder"], let flag = try? container.decode(Bool.self, forKey: AnyKey(stringValue: "isOnBackOrder")) else {
+                throw Problem(.badRequest, "outOfStock needs isOnBackOrder true or false and nothing else")
+            }
+            status = .outOfStock(isOnBackOrder: flag)
+        default:
+            throw Problem(.badRequest, "unknown status case \"\(RequestChecks.printable(name))\" (inStock or outOfStock)")
+        }
+    }
+}

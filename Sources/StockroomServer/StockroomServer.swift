@@ -1,0 +1,90 @@
+import Foundation
+import Hummingbird
+import StockroomStore
+
+/// `stockroom serve`: the JSON API and the web pages over one ``StorePool``.
+///
+/// Everything the server does goes through the store's engine-agnostic API; nothing here
+/// knows whether the inventory is a file or a PostgreSQL database.
+public struct StockroomServer: Sendable {
+    /// What was asked for.
+    public let configuration: ServerConfiguration
+    /// The connections, each on its own thread.
+    public let pool: StorePool
+    /// Set when the process is told to stop: event streams end at their next poll.
+    public let stopping: StopFlag
+    let boundPort: BoundPort
+
+    /// A server over `pool`. Nothing listens until ``run(onListening:)``.
+    public init(configuration: ServerConfiguration, pool: StorePool, stopping: StopFlag = StopFlag()) {
+        self.configuration = configuration
+        self.pool = pool
+        self.stopping = stopping
+        boundPort = BoundPort(configuration.port)
+    }
+
+    /// How many connections a server opens: a few readers beside a writer; a server database
+    /// gets a bounded pool of the same size.
+    public static let poolSize = 4
+
+    /// Opens the pool for `location`: read-only (`--read-only`: query-only, nothing created or
+    /// migrated) or to write (the file created and migrated as by any writing command).
+    public static func openPool(location: DatabaseLocation, busyTimeoutMilliseconds: Int32, readOnly: Bool,
+                                size: Int = poolSize) async throws -> StorePool {
+        try await StorePool(size: size) {
+            if readOnly {
+                return try InventoryStore.reading(location: location, busyTimeoutMilliseconds: busyTimeoutMilliseconds, contents: .itemHistory)
+            }
+            return try InventoryStore(location: location, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        }
+    }
+
+    /// Every route, behind the access log, the problem answers and the security checks.
+    public func router() -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: AccessLogMiddleware(format: configuration.logFormat))
+        router.add(middleware: ProblemMiddleware())
+        router.add(middleware: SecurityMiddleware(configuration: configuration, boundPort: boundPort))
+        let items = ItemsAPI(pool: pool, configuration: configuration)
+        let drafts = DraftsAPI(pool: pool, configuration: configuration)
+        let transfer = TransferAPI(pool: pool, configuration: configuration)
+        items.register(on: router)
+        drafts.register(on: router)
+        transfer.register(on: router)
+        EventsAPI(pool: pool, stopping: stopping).register(on: router)
+        OpenAPIDocument.register(on: router)
+        Assets.register(on: router)
+        ItemPages(items: items, drafts: drafts).register(on: router)
+        DraftPages(drafts: drafts).register(on: router)
+        TransferPages(transfer: transfer).register(on: router)
+        return router
+    }
+
+    /// The application, for ``run(onListening:)`` and for tests.
+    public func application(onListening: @escaping @Sendable (String) -> Void = { _ in }) -> some ApplicationProtocol {
+        let configuration = self.configuration
+        let boundPort = self.boundPort
+        var app = Application(
+            router: router(),
+            server: .http1(configuration: .init(idleTimeout: .seconds(60))),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? configuration.port
+                boundPort.set(port)
+                onListening(configuration.url(port: port))
+            }
+        )
+        // Hummingbird's own log goes to stdout, which carries only the URL: keep it quiet;
+        // the access log on stderr says what happened.
+        app.logger.logLevel = .critical
+        return app
+    }
+
+    /// Listens until SIGTERM or SIGINT, then stops accepting, lets the requests in flight
+    /// finish, and closes the store; `onListening` gets the URL once the port is bound.
+    public func run(onListening: @escaping @Sendable (String) -> Void) async throws {
+        signal(SIGPIPE, SIG_IGN) // a client gone mid-export is an error return, not a kill
+        try await application(onListening: onListening).runService()
+        pool.close()
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import StockroomStore
+import Synchronization
+
+/// A few threads, each owning one open ``InventoryStore``, that run the server's database work.
+///
+/// Why threads and not the async executor: every store call blocks (SQLite's busy wait up to
+/// `--busy-timeout`, a round trip to a PostgreSQL server), and a blocked cooperative thread
+/// stalls every other request on a 2-core machine. Why one store per thread: an
+/// ``InventoryStore`` is a connection, not `Sendable`; each one is opened, used and closed on
+/// the thread that owns it, so nothing crosses threads but `Sendable` closures and results.
+/// Several connections let reads run beside a write (SQLite's WAL; a server's MVCC); writes
+/// to one file still take turns, each waiting up to the busy timeout, then failing as busy.
+public final class StorePool: Sendable {
+    /// One piece of work for whichever thread is free, or the signal for a thread to stop.
+    private enum Job: Sendable {
+        case work(@Sendable (InventoryStore) -> Void)
+        case stop
+    }
+
+    private let queue = Mutex<[Job]>([])
+    private let available = DispatchSemaphore(value: 0)
+    private let stopped = DispatchGroup()
+    /// How many threads, and so connections, the pool has.
+    public let size: Int
+
+    /// Opens `size` stores with `open`, each on its own thread, and returns when all are open.
+    ///
+    /// The first is opened before the others start, so a database that needs creating or
+    /// migrating is created and migrated once, not raced by `size` connections.
+    ///
+    /// - Throws: the first store's opening error (nothing is left running).
+    public init(size: Int, open: @escaping @Sendable () throws -> InventoryStore) async throws {
+        precondition(size >= 1)
+        self.size = size
+        for index in 0..<size {
+            do {
+                try await startThread(number: index, open: open)
+            } catch {
+                close()
+                throw error
+            }
+        }
+    }
+
+    private func startThread(number: Int, open: @escaping @Sendable () throws -> InventoryStore) async throws {
+        try await withCheckedThrowingContinuation { (opened: CheckedContinuation<Void, any Error>) in
+            stopped.enter()
+            let thread = Thread { [self] in
+                defer { stopped.leave() }
+                let store: InventoryStore
+                do {
+                    store = try open()
+                } catch {
+                    opened.resume(throwing: error)
+                    return
+                }
+                opened.resume()
+                serve(store)
+            }
+            thread.name = "stockroom-store-\(number)"
+            thread.start()
+        }
+    }
+
+    /// The thread's loop: take a job, run it with this thread's store, until told to stop.
+    private func serve(_ store: InventoryStore) {
+        while true {
+            available.wait()
+            let job = queue.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+            switch job {
+            case .work(let body): body(store)
+            case .stop: return
+            case nil: continue
+            }
+        }
+    }
+
+    private func enqueue(_ job: Job) {
+        queue.withLock { $0.append(job) }
+        available.signal()
+    }
+
+    /// Runs `body` with a store on one of the pool's threads and returns its result.
+    ///
+    /// `body` runs to its end even when the awaiting task is cancelled: a transaction is never
+    /// abandoned half way.
+    public func run<T: Sendable>(_ body: @escaping @Sendable (InventoryStore) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            enqueue(.work { store in continuation.resume(with: Result { try body(store) }) })
+        }
+    }
+
+    /// Runs `body` on a pool thread without waiting for it (a streamed export, which reports
+    /// through its own channel).
+    func start(_ body: @escaping @Sendable (InventoryStore) -> Void) {
+        enqueue(.work(body))
+    }
+
+    /// Lets every thread finish the work queued before this call, then closes the stores;
+    /// returns when all threads have ended.
+    public func close() {
+        for _ in 0..<size { enqueue(.stop) }
+        stopped.wait()
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import Hummingbird
+import StockroomStore
+import TextFormats
+
+/// `/api/export` and `/api/import`: the files `stockroom export` writes and `import` reads.
+struct TransferAPI: Sendable {
+    let pool: StorePool
+    let configuration: ServerConfiguration
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.get("/api/export") { request, _ in try export(request) }
+        router.post("/api/import") { request, _ in try await importItems(request) }
+    }
+
+    /// The media type and file name of each format.
+    static func contentType(_ format: TransferFormat) -> String {
+        switch format {
+        case .jsonl: "application/jsonl"
+        case .csv: "text/csv; charset=utf-8"
+        case .json: "application/json"
+        }
+    }
+
+    /// Every item, ordered by id, streamed as it is read from one snapshot: the bytes of
+    /// `stockroom export --format F` of the same database.
+    func export(_ request: Request) throws -> Response {
+        let text = Form(request.uri.query)["format"] ?? TransferFormat.jsonl.rawValue
+        guard let format = TransferFormat(rawValue: text) else {
+            throw Problem(.badRequest, "format must be one of \(TransferFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let (readEnd, writeEnd) = try PipeStream.make()
+        pool.start { store in
+            // An error here (the client went away: EPIPE) ends the body early; the client
+            // sees a truncated transfer, never a wrong one.
+            _ = try? ItemExport.write(format, from: store, to: writeEnd)
+            close(writeEnd)
+        }
+        let (chunks, taken) = PipeStream.chunks(reading: readEnd)
+        let headers: HTTPFields = [
+            .contentType: TransferAPI.contentType(format),
+            .contentDisposition: "attachment; filename=\"stockroom.\(format.rawValue)\"",
+        ]
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            for await chunk in chunks {
+                try await writer.write(chunk)
+                taken()
+            }
+            try await writer.finish(nil)
+        })
+    }
+
+    /// What an import did, as JSON.
+    static func summaryJSON(_ summary: ItemImport.Summary) -> String {
+        JSONText.object([
+            ("rows", String(summary.rows)), ("imported", String(summary.imported)),
+            ("skipped", String(summary.skipped)), ("replaced", String(summary.replaced)),
+        ])
+    }
+
+    private func importItems(_ request: Request) async throws -> Response {
+        let parameters = Form(request.uri.query)
+        let type = RequestBody.mediaType(request)
+        let format: TransferFormat
+        if let text = parameters.nonEmpty("format") {
+            guard let named = TransferFormat(rawValue: text), named != .json else {
+                throw Problem(.badRequest, "format must be csv or jsonl")
+            }
+            format = named
+        } else {
+            format = type == "text/csv" ? .csv : .jsonl
+        }
+        let accepted = ["text/csv", "application/jsonl", "application/x-ndjson", "text/plain", "application/octet-stream"]
+        guard accepted.contains(type) else {
+            throw Problem(.unsupportedMediaType, "the body must be \(accepted.joined(separator: ", ")), not \(type.isEmpty ? "(no Content-Type)" : "'\(RequestChecks.printable(type))'")")
+        }
+        let policy = try TransferAPI.policy(parameters["on-conflict"])
+        let spool = try await Spool(request.body, limit: configuration.importBodyLimit)
+        let summary = try await run(format: format, policy: policy, spool: spool)
+        return ItemsAPI.json(TransferAPI.summaryJSON(summary))
+    }
+
+    static func policy(_ text: String?) throws -> ItemImport.ConflictPolicy {
+        guard let text, !text.isEmpty else { return .fail }
+        guard let policy = ItemImport.ConflictPolicy(rawValue: text) else {
+            throw Problem(.badRequest, "on-conflict must be one of \(ItemImport.ConflictPolicy.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return policy
+    }
+
+    /// Imports the spooled file: all rows or none, as `stockroom import`.
+    func run(format: TransferFormat, policy: ItemImport.ConflictPolicy, spool: Spool) async throws -> ItemImport.Summary {
+        defer { spool.close() }
+        let descriptor = spool.descriptor
+        return try await pool.run { store in
+            try ItemImport(format: format, onConflict: policy).run(reading: descriptor, into: store)
+        }
+    }
+}
+
+/// A request body written to an unlinked temporary file, so an import of any allowed size
+/// never sits in memory and the importer reads it as it reads a file.
+struct Spool: Sendable {
+    let descriptor: Int32
+
+    init<Body: AsyncSequence>(_ body: Body, limit: Int) async throws where Body.Element == ByteBuffer {
+        descriptor = try Spool.makeFile()
+        var total = 0
+        do {
+            for try await chunk in body {
+                total += chunk.readableBytes
+                if total > limit { throw RequestBody.tooLarge(limit) }
+                try Spool.write(chunk, to: descriptor)
+            }
+            _ = lseek(descriptor, 0, SEEK_SET)
+        } catch {
+            Foundation.close(descriptor)
+            throw error
+        }
+    }
+
+    /// From bytes already read (a multipart form's file part).
+    init(bytes: ArraySlice<UInt8>) throws {
+        descriptor = try Spool.makeFile()
+        do {
+            try Spool.write(ByteBuffer(bytes: bytes), to: descriptor)
+            _ = lseek(descriptor, 0, SEEK_SET)
+        } catch {
+            Foundation.close(descriptor)
+            throw error
+        }
+    }
+
+    func close() { Foundation.close(descriptor) }
+
+    private static func makeFile() throws -> Int32 {
+        var template = Array((NSTemporaryDirectory() + "/stockroom-import-XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else {
+            throw Problem(.internalServerError, "cannot create a temporary file for the upload: \(String(cString: strerror(errno)))")
+        }
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        return descriptor
+    }
+
+    private static func write(_ chunk: ByteBuffer, to descriptor: Int32) throws {
+        try chunk.withUnsafeReadableBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw Problem(.internalServerError, "cannot spool the upload: \(String(cString: strerror(errno)))")
+                }
+                offset += written
+            }
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import ArgumentParser
+import Foundation
+import StockroomServer
+import StockroomStore
+import Synchronization
+
+/// `stockroom serve`: the web pages and JSON API over the same database. Thin: it reads the
+/// options, opens the pool and hands over to ``StockroomServer``.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the inventory as web pages and a JSON API.",
+        discussion: """
+            Listens on 127.0.0.1 (port 8080 unless --port says; 0 picks a free one) and prints \
+            the URL to open as the only line on stdout; one access-log line per request goes \
+            to stderr. Bound to anything but loopback, a token is required: it is generated \
+            (or read from --token-file) and printed in the URL. SIGTERM or Ctrl-C stops it \
+            (exit \(Failure.Code.success.rawValue)). The API is described at /api/openapi.json. \
+            Exit codes: \(Failure.Code.usage.rawValue) bad options; \(Failure.Code.unavailable.rawValue) the address cannot be listened on.
+            """
+    )
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Option(help: ArgumentHelp("The address to listen on.", valueName: "address"))
+    var host = "127.0.0.1"
+
+    @Option(help: ArgumentHelp("The port to listen on; 0 lets the system pick one.", valueName: "n"))
+    var port = 8080
+
+    @Option(name: .customLong("allowed-host"), help: ArgumentHelp(
+        "Also accept requests whose Host is this name (or name:port), e.g. a name that points at this machine.", valueName: "name"))
+    var allowedHosts: [String] = []
+
+    @Option(help: ArgumentHelp("Read the token from this file (required off loopback; else one is generated).", valueName: "file"), completion: .file())
+    var tokenFile: String?
+
+    @Flag(help: "Open the database read-only and refuse every change (405).")
+    var readOnly = false
+
+    @Option(help: ArgumentHelp("The access log's format: text or json.", valueName: "format"))
+    var logFormat = "text"
+
+    @Option(help: ArgumentHelp("The largest import upload, in MiB.", valueName: "mib"))
+    var importLimit = ServerConfiguration.defaultImportBodyLimit >> 20
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        guard ServerConfiguration.LogFormat(rawValue: logFormat) != nil else {
+            throw ValidationError("--log-format must be text or json")
+        }
+        guard (1...65_536).contains(importLimit) else { throw ValidationError("--import-limit must be between 1 and 65536 (MiB)") }
+        if host.isEmpty { throw ValidationError("--host must not be empty") }
+        if allowedHosts.contains(where: \.isEmpty) { throw ValidationError("--allowed-host must not be empty") }
+    }
+
+    func run() throws {
+        let configuration = ServerConfiguration(
+            host: host, port: port, allowedHosts: allowedHosts, token: try token(), readOnly: readOnly,
+            logFormat: ServerConfiguration.LogFormat(rawValue: logFormat) ?? .text,
+            importBodyLimit: importLimit << 20)
+        let location: DatabaseLocation = switch database.resolvedLocation() {
+        case .file: readOnly ? database.resolvedLocation() : .file(try database.pathForWriting())
+        case .postgres: database.resolvedLocation()
+        }
+        let busyTimeout = database.busyTimeoutMilliseconds
+        let outcome = ServeOutcome()
+        let done = DispatchSemaphore(value: 0)
+        let stopping = StopFlag()
+        let watchdog = ShutdownWatchdog(seconds: ServeCommand.shutdownSeconds, stopping: stopping)
+        Task {
+            let result = await Result {
+                let pool = try await StockroomServer.openPool(location: location, busyTimeoutMilliseconds: busyTimeout, readOnly: configuration.readOnly)
+                do {
+                    try await StockroomServer(configuration: configuration, pool: pool, stopping: stopping).run { url in
+                        outcome.markListening()
+                        FileHandle.standardOutput.write(Data((url + "\n").utf8))
+                    }
+                } catch {
+                    pool.close()
+                    throw error
+                }
+            }
+            outcome.finish(result)
+            done.signal()
+        }
+        done.wait()
+        watchdog.cancel()
+        if case .failure(let error) = outcome.result {
+            guard outcome.isListening || StoreFailure.of(error) != nil || error is StoreError else {
+                // The pool opened, so the database is fine: the address could not be bound.
+                throw Failure.Message(code: .unavailable, description: "cannot listen on \(host):\(port): \(error)")
+            }
+            throw error
+        }
+    }
+
+    /// How long SIGTERM or SIGINT waits for the requests in flight before the process exits
+    /// anyway (a request waiting on a busy database could otherwise hold it for --busy-timeout).
+    static let shutdownSeconds = 10
+
+    /// The token: none on loopback, else the file's (trimmed) or a new one.
+    private func token() throws -> String? {
+        if let tokenFile {
+            let text: String
+            do {
+                text = try String(contentsOfFile: tokenFile, encoding: .utf8)
+            } catch {
+                throw Failure.Message(code: .notFound, description: "cannot read the token file \(tokenFile)")
+            }
+            let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard token.count >= 16, token.allSatisfy({ $0.isASCII && !$0.isWhitespace && $0 != ";" && $0 != "," }) else {
+                throw Failure.Message(code: .usage, description: "the token in \(tokenFile) must be at least 16 printable ASCII characters without spaces, ';' or ','")
+            }
+            return token
+        }
+        return ServerConfiguration.isLoopback(host) ? nil : ServerConfiguration.generatedToken()
+    }
+}
+
+/// Bounds the graceful stop: the server stops accepting at SIGTERM or SIGINT and lets the
+/// requests in flight finish; past `seconds`, the process exits 0 anyway. A write cut off
+/// there was never committed (the engine rolls it back), and its client saw no success.
+final class ShutdownWatchdog {
+    private let sources: [any DispatchSourceSignal]
+
+    init(seconds: Int, stopping: StopFlag) {
+        sources = [SIGTERM, SIGINT].map { number in
+            // Hummingbird's own handler ignores the default action too; a dispatch source
+            // only sees a signal whose default action is off.
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                stopping.stop() // event streams end at their next poll
+                DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds)) {
+                    FileHandle.standardError.write(Data("serve: requests still running \(seconds) s after the signal were abandoned, uncommitted\n".utf8))
+                    exit(0)
+                }
+            }
+            source.resume()
+            return source
+        }
+    }
+
+    func cancel() {
+        for source in sources { source.cancel() }
+    }
+}
+
+/// What the server task reports to the waiting command: whether it listened, and how it ended.
+final class ServeOutcome: Sendable {
+    private let state = Mutex<(listening: Bool, result: Result<Void, any Error>?)>((false, nil))
+
+    func markListening() { state.withLock { $0.listening = true } }
+    func finish(_ result: Result<Void, any Error>) { state.withLock { $0.result = result } }
+    var isListening: Bool { state.withLock { $0.listening } }
+    var result: Result<Void, any Error>? { state.withLock { $0.result } }
+}
+
+extension Result where Failure == any Error {
+    /// The result of an async body.
+    init(_ body: () async throws -> Success) async {
+        do { self = .success(try await body()) } catch { self = .failure(error) }
+    }
+}

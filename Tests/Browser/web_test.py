@@ -1,0 +1,251 @@
+#!/usr/bin/env python3
+"""End-to-end tests of `stockroom serve` in headless Chromium (Debian's, never a downloaded one).
+
+Starts the real binary on a fresh file with --port 0, drives the pages as a person would with
+Playwright, and checks the results through the CLI on the same file. Each test saves a
+screenshot under the build folder. Run by ServerBrowserTests (swift test), or by hand:
+
+    STOCKROOM_BIN=.build/debug/stockroom .build/python/bin/python3 Tests/Browser/web_test.py
+
+Prints one line per test and a closing 'N passed, N failed' line; exits 1 on any failure.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+from playwright.sync_api import sync_playwright, expect
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BIN = os.environ.get("STOCKROOM_BIN", os.path.join(ROOT, ".build", "debug", "stockroom"))
+SHOTS = os.environ.get("STOCKROOM_SCREENSHOTS", os.path.join(ROOT, ".build", "screenshots"))
+CHROMIUM = os.environ.get("STOCKROOM_CHROMIUM", "/usr/bin/chromium")
+
+
+class Server:
+    """A `stockroom serve --port 0` on a fresh database file, and the CLI on the same file."""
+
+    def __init__(self):
+        self.folder = tempfile.TemporaryDirectory(prefix="stockroom-browser-")
+        self.db = os.path.join(self.folder.name, "inventory.sqlite")
+        self.process = subprocess.Popen([BIN, "serve", "--db", self.db, "--port", "0"],
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.url = self.process.stdout.readline().strip()
+        assert self.url.startswith("http://127.0.0.1:"), f"no URL printed: {self.url!r}"
+
+    def cli(self, *arguments):
+        result = subprocess.run([BIN, "--db", self.db, *arguments], capture_output=True, text=True, timeout=120)
+        assert result.returncode == 0, f"stockroom {' '.join(arguments)}: {result.returncode} {result.stderr}"
+        return result.stdout
+
+    def stop(self):
+        self.process.terminate()
+        _, errors = self.process.communicate(timeout=60)
+        assert self.process.returncode == 0, f"serve exited {self.process.returncode}: {errors}"
+        self.folder.cleanup()
+
+
+def shot(page, name):
+    os.makedirs(SHOTS, exist_ok=True)
+    page.screenshot(path=os.path.join(SHOTS, name + ".png"), full_page=True)
+
+
+def names_listed(page):
+    return page.locator("#items tr td:first-child").all_inner_texts()
+
+
+def test_filter_and_search(page, server):
+    for name, options in [("Cable", ["--color", "red", "--quantity", "3"]), ("Cable tie", ["--out-of-stock"]),
+                          ("Keyboard", ["--color", "blue", "--quantity", "100"]), ("Phone", ["--out-of-stock", "--back-order"])]:
+        server.cli("items", "add", "--name", name, *options)
+    page.goto(server.url)
+    assert names_listed(page) == ["Cable", "Cable tie", "Keyboard", "Phone"], names_listed(page)
+    page.get_by_label("Search names").fill("CAB")
+    page.get_by_label("Status").select_option("out-of-stock")
+    page.get_by_role("button", name="Filter").click()
+    expect(page.locator("#items tr")).to_have_count(1)
+    assert names_listed(page) == ["Cable tie"], names_listed(page)
+    shot(page, "list-filtered")
+    # The same through the keyboard alone: tab to the search field, type, Enter submits.
+    page.goto(server.url)
+    page.keyboard.press("Tab")
+    for _ in range(12):
+        if page.evaluate("document.activeElement.id") == "search":
+            break
+        page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "search", "the search field is not reachable with Tab"
+    page.keyboard.type("key")
+    page.keyboard.press("Enter")
+    page.wait_for_url("**search=key**")
+    assert names_listed(page) == ["Keyboard"], names_listed(page)
+
+
+def test_add_edit_and_stale_edit(page, server):
+    page.goto(server.url)
+    page.get_by_role("link", name="Add item").click()
+    page.get_by_label("Name").fill("Headphones")
+    page.get_by_label("Colour").select_option("green")
+    page.get_by_label("Quantity (when in stock)").fill("4")
+    page.get_by_role("button", name="Add item").click()
+    expect(page.locator("h1")).to_have_text("Headphones")
+    item_id = page.url.rsplit("/", 1)[1]
+    shown = json.loads(server.cli("items", "show", item_id, "--format", "json"))
+    assert shown["color"] == "green" and shown["status"] == {"case": "inStock", "quantity": 4}, shown
+    # Edit: version 2.
+    page.get_by_label("Quantity (when in stock)").fill("6")
+    page.get_by_role("button", name="Save changes").click()
+    assert json.loads(server.cli("items", "show", item_id, "--format", "json"))["version"] == 2
+    shot(page, "item")
+    # A stale edit: the CLI changes the item while the page is open; saving shows the conflict.
+    server.cli("items", "update", item_id, "--quantity", "50")
+    page.get_by_label("Name").fill("Headphones (wireless)")
+    page.get_by_role("button", name="Save changes").click()
+    expect(page.locator("h1")).to_have_text("Edit conflict")
+    conflict = page.locator("#conflict").inner_text()
+    assert "In stock: 50" in conflict and "Headphones (wireless)" in conflict, conflict
+    shot(page, "stale-edit")
+    after = json.loads(server.cli("items", "show", item_id, "--format", "json"))
+    assert after["name"] == "Headphones" and after["version"] == 3, after  # nothing overwritten
+    # The user decides: keep the current version.
+    page.get_by_role("link", name="Keep version 3 and discard my edit").click()
+    expect(page.locator("h1")).to_have_text("Headphones")
+    # Or save theirs over it, knowingly.
+    server.cli("items", "update", item_id, "--quantity", "51")
+    page.get_by_label("Name").fill("Headphones (wired)")
+    page.get_by_role("button", name="Save changes").click()
+    page.get_by_role("button", name="Save my edit over version 4").click()
+    expect(page.locator("h1")).to_have_text("Headphones (wired)")
+
+
+def test_delete(page, server):
+    item_id = server.cli("items", "add", "--name", "Old stapler").strip()
+    page.goto(server.url + f"items/{item_id}")
+    page.get_by_role("link", name="Delete this item…").click()
+    expect(page.locator("h1")).to_have_text("Delete item?")
+    shot(page, "delete-confirm")
+    page.get_by_role("button", name="Delete").click()
+    page.wait_for_url(server.url)
+    assert "Old stapler" not in names_listed(page)
+    history = json.loads(server.cli("items", "history", item_id, "--format", "json"))
+    assert [event["kind"] for event in history] == ["added", "deleted"], history
+
+
+def test_wizard(page, server):
+    page.goto(server.url + "drafts")
+    page.get_by_role("button", name="Start a new draft").click()
+    # Name: blank is refused with the terminal's reason.
+    page.get_by_role("button", name="Next").click()
+    expect(page.locator(".error")).to_contain_text("must not be empty or blank")
+    page.get_by_label("Name").fill("Desk lamp")
+    page.get_by_role("button", name="Next").click()
+    page.get_by_label("Colour").select_option("white")
+    page.get_by_role("button", name="Next").click()
+    # No: the back-order branch; Back returns to "In stock?".
+    page.get_by_label("no").check()
+    page.get_by_role("button", name="Next").click()
+    expect(page.locator("legend")).to_contain_text("On back order?")
+    page.get_by_role("button", name="Back").click()
+    expect(page.locator("legend")).to_contain_text("In stock?")
+    page.get_by_label("yes").check()
+    page.get_by_role("button", name="Next").click()
+    page.get_by_label("Quantity").fill("0")
+    page.get_by_role("button", name="Next").click()
+    expect(page.locator(".error")).to_contain_text("whole number of at least 1")
+    page.get_by_label("Quantity").fill("2")
+    page.get_by_role("button", name="Next").click()
+    expect(page.locator("pre")).to_contain_text("Desk lamp")
+    shot(page, "wizard-review")
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator("h1")).to_have_text("Desk lamp")
+    # A draft started in the terminal is resumed in the browser, its answers as defaults.
+    draft_id = server.cli("draft", "add", "--name", "Monitor arm", "--out-of-stock").strip()
+    page.goto(server.url + "drafts")
+    page.get_by_role("link", name=f"Continue {draft_id[:8]}").click()
+    expect(page.get_by_label("Name")).to_have_value("Monitor arm")
+    page.get_by_role("button", name="Next").click()
+    page.get_by_role("button", name="Next").click()
+    expect(page.get_by_label("no")).to_be_checked()
+    page.get_by_role("button", name="Next").click()
+    page.get_by_role("button", name="Next").click()
+    page.get_by_role("button", name="Quit and keep the draft").click()
+    assert draft_id in server.cli("draft", "list")
+
+
+def test_import_with_bad_row(page, server):
+    path = os.path.join(server.folder.name, "upload.jsonl")
+    with open(path, "w") as file:
+        file.write('{"name":"Good row","status":{"case":"inStock","quantity":1}}\n')
+        file.write('{"name":"Bad row","status":{"case":"inStock","quantity":0}}\n')
+    page.goto(server.url + "import")
+    page.get_by_label("File (CSV or JSON Lines").set_input_files(path)
+    page.get_by_role("button", name="Import").click()
+    expect(page.locator("#import-errors")).to_contain_text("quantity must be at least 1")
+    assert page.locator("#import-errors td").first.inner_text() == "2"
+    shot(page, "import-errors")
+    assert "Good row" not in server.cli("items", "list")
+    with open(path, "w") as file:
+        file.write('{"name":"Good row","status":{"case":"inStock","quantity":1}}\n')
+    page.get_by_label("File (CSV or JSON Lines").set_input_files(path)
+    page.get_by_role("button", name="Import").click()
+    expect(page.locator(".notice")).to_contain_text("Imported 1 items")
+
+
+def test_export_bytes(page, server):
+    server.cli("items", "add", "--name", "=formula, \"quoted\"", "--color", "red")
+    page.goto(server.url + "export")
+    for format in ["csv", "jsonl", "json"]:
+        with page.expect_download() as download:
+            page.get_by_role("link", name=f"Download every item as {format.upper()}", exact=True).click()
+        with open(download.value.path(), "rb") as file:
+            downloaded = file.read()
+        expected = subprocess.run([BIN, "--db", server.db, "export", "--format", format], capture_output=True, timeout=120).stdout
+        assert downloaded == expected, f"{format}: {len(downloaded)} bytes vs the CLI's {len(expected)}"
+
+
+def test_live_update_and_phone_width(page, server):
+    page.set_viewport_size({"width": 375, "height": 800})
+    page.goto(server.url)
+    started = time.monotonic()
+    server.cli("items", "add", "--name", "Added from the terminal")
+    expect(page.locator("#items")).to_contain_text("Added from the terminal", timeout=10_000)
+    print(f"  (the CLI's item appeared in the open page after {time.monotonic() - started:.2f} s)")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 375, f"the page is {width} px wide at phone width"
+    shot(page, "list-phone")
+
+
+TESTS = [test_filter_and_search, test_add_edit_and_stale_edit, test_delete, test_wizard,
+         test_import_with_bad_row, test_export_bytes, test_live_update_and_phone_width]
+
+
+def main():
+    passed = failed = 0
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        for test in TESTS:
+            server = Server()
+            context = browser.new_context(accept_downloads=True)
+            page = context.new_page()
+            page.set_default_timeout(15_000)
+            try:
+                test(page, server)
+                passed += 1
+                print(f"ok {test.__name__}")
+            except Exception:
+                failed += 1
+                print(f"FAIL {test.__name__}")
+                traceback.print_exc()
+                shot(page, "failed-" + test.__name__)
+            finally:
+                context.close()
+                server.stop()
+        browser.close()
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

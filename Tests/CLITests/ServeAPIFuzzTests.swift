@@ -1,0 +1,29 @@
+import Foundation
+import StockroomTestSupport
+import Testing
+
+/// The API fuzzed from its own OpenAPI document with schemathesis (PyPI; `scripts/setup.sh`
+/// installs it), at a small size and a fixed seed, against the real `stockroom serve`: no 5xx,
+/// every status code, media type, header and body as the document says.
+@Suite("serve API fuzzing") struct ServeAPIFuzzTests {
+    @Test("schemathesis finds no server error and no answer the document does not describe")
+    func fuzz() throws {
+        let database = CLIDatabase()
+        let server = try BackgroundProcess(Processes.stockroomPath, ["serve", "--db", database.path, "--port", "0"])
+        let url = try #require(server.readLine())
+        _ = try database.stockroom("items", "add", "--name", "Seed", "--color", "red")
+        let checks = "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,response_headers_conformance"
+        let result = try PythonTools.run([
+            "-c", "import sys; from schemathesis.cli import schemathesis; sys.argv[0] = 'schemathesis'; sys.exit(schemathesis())",
+            "run", url + "api/openapi.json", "--checks", checks, "--max-examples", "5", "--seed", "1",
+            "--phases", "examples,coverage,fuzzing", "--no-color",
+            // The event stream stays open by design; ServeCommandTests reads it.
+            "--exclude-path", "/api/events",
+        ], workingDirectory: database.directory.url) // its cache folder stays out of the checkout
+        kill(server.processIdentifier, SIGTERM)
+        let stopped = server.wait()
+        #expect(result.status == 0, "\(result.stdout.suffix(6000))\n\(result.stderr.suffix(2000))")
+        #expect(stopped.status == 0)
+        #expect(!stopped.stderr.contains(" 500 "), "a 500 in the access log")
+    }
+}

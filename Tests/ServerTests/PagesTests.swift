@@ -1,0 +1,118 @@
+import DraftFlow
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Inventory
+@testable import StockroomServer
+import StockroomStore
+import Testing
+
+/// The pages without a browser: plain forms posted as a browser without JavaScript would.
+@Suite("Web pages") struct PagesTests {
+    static let form = "application/x-www-form-urlencoded"
+
+    @Test("the list filters; a form adds an item; a bad form is shown again with the reason")
+    func listAndAdd() async throws {
+        let fixture = try await ServerFixture()
+        try fixture.store().items.insert(contentsOf: [Item(name: "Cable", color: .red), Item(name: "Big keyboard", status: .outOfStock(isOnBackOrder: false))])
+        try await fixture.test { client in
+            let all = try await client.send(.get, "/")
+            #expect(all.status == .ok && all.headers[.contentType] == "text/html; charset=utf-8")
+            #expect(all.text.contains(">Cable<") && all.text.contains(">Big keyboard<"))
+            // A form's query: `+` is a space.
+            let filtered = try await client.send(.get, "/?status=out-of-stock&search=BIG+key")
+            #expect(!filtered.text.contains(">Cable<") && filtered.text.contains(">Big keyboard<"))
+            #expect(try await client.send(.get, "/?status=bogus").status == .badRequest)
+            let added = try await client.send(.post, "/items", json: "name=USB+hub&color=blue&status=in-stock&quantity=7", type: PagesTests.form)
+            #expect(added.status == .seeOther)
+            #expect(added.headers[.location]?.hasPrefix("/items/") == true)
+            let blank = try await client.send(.post, "/items", json: "name=+&color=&status=in-stock&quantity=1", type: PagesTests.form)
+            #expect(blank.status == .unprocessableContent)
+            #expect(blank.text.contains(HTML.escape(InventoryError.blankName.description)))
+            let quantity = try await client.send(.post, "/items", json: "name=A&status=in-stock&quantity=", type: PagesTests.form)
+            #expect(quantity.status == .unprocessableContent)
+            #expect(try await client.send(.post, "/items", json: "{}", type: "application/json").status == .unsupportedMediaType)
+            #expect(try await client.send(.get, "/assets/style.css").status == .ok)
+            #expect(try await client.send(.get, "/assets/live.js").headers[.contentType] == "text/javascript; charset=utf-8")
+        }
+        let items = try fixture.store().items.items()
+        #expect(items.map(\.name) == ["Big keyboard", "Cable", "USB hub"])
+        #expect(items.last?.color == .blue && items.last?.status == .inStock(quantity: 7))
+    }
+
+    @Test("a stale edit or delete shows a conflict and changes nothing; a current one applies")
+    func staleEditAndDelete() async throws {
+        let fixture = try await ServerFixture()
+        let store = try fixture.store()
+        let item = Item(name: "Charger", color: .yellow, status: .inStock(quantity: 20))
+        try store.items.insert(item)
+        try store.items.update(id: item.id, with: ItemEdit(status: .inStock(quantity: 19)))
+        let id = item.id.lowercasedString
+        try await fixture.test { client in
+            let stale = try await client.send(.post, "/items/\(id)", json: "version=1&name=Charger+2&color=yellow&status=in-stock&quantity=5", type: PagesTests.form)
+            #expect(stale.status == .conflict)
+            #expect(stale.text.contains("changed by someone else") && stale.text.contains("In stock: 19") && stale.text.contains("Charger 2"))
+            let staleDelete = try await client.send(.post, "/items/\(id)/delete", json: "version=1", type: PagesTests.form)
+            #expect(staleDelete.status == .conflict)
+            let edited = try await client.send(.post, "/items/\(id)", json: "version=2&name=Charger+2&color=&status=on-back-order", type: PagesTests.form)
+            #expect(edited.status == .seeOther)
+            let page = try await client.send(.get, "/items/\(id)")
+            #expect(page.text.contains("Out of stock: on back order") && page.text.contains("name=\"version\" value=\"3\""))
+            #expect(try await client.send(.get, "/items/\(id)/delete").text.contains("Delete item?"))
+            #expect(try await client.send(.post, "/items/\(id)/delete", json: "version=3", type: PagesTests.form).status == .seeOther)
+            let gone = try await client.send(.get, "/items/\(id)")
+            #expect(gone.status == .notFound && gone.text.contains("history is kept"))
+        }
+        #expect(try store.items.count() == 0)
+    }
+
+    @Test("the wizard pages: one question each, the terminal's label and reasons, back, and save")
+    func wizard() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.test { client in
+            let started = try await client.send(.post, "/drafts", json: "", type: PagesTests.form)
+            #expect(started.status == .seeOther)
+            let location = try #require(started.headers[.location])
+            let first = try await client.send(.get, location)
+            #expect(first.text.contains("<label for=\"answer\">Name</label>"))
+            func post(_ body: String) async throws -> TestResponse {
+                try await client.send(.post, location, json: body, type: PagesTests.form)
+            }
+            let blank = try await post("step=name&answer=&action=next")
+            #expect(blank.status == .unprocessableContent)
+            #expect(blank.text.contains(HTML.escape(WizardPresentation.reason(for: .invalidName(reason: InventoryError.blankName.description)))))
+            #expect(try await post("step=name&answer=Lamp&action=next").headers[.location] == location + "?step=color")
+            #expect(try await post("step=color&answer=none&action=back").headers[.location] == location + "?step=name")
+            #expect(try await post("step=color&answer=white").headers[.location] == location + "?step=inStock")
+            let inStock = try await client.send(.get, location + "?step=inStock")
+            #expect(inStock.text.contains("<legend>In stock? [Y/n]</legend>"))
+            #expect(try await post("step=inStock&answer=y").headers[.location] == location + "?step=quantity")
+            #expect(try await post("step=quantity&answer=3").headers[.location] == location + "?step=review")
+            let review = try await client.send(.get, location + "?step=review")
+            #expect(review.text.contains("Lamp"))
+            let saved = try await post("step=review&answer=s")
+            #expect(saved.headers[.location]?.hasPrefix("/items/") == true)
+        }
+        #expect(try fixture.store().items.items().map(\.name) == ["Lamp"])
+    }
+
+    @Test("an upload with a bad row lists it by line and imports nothing; a good one imports")
+    func upload() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.test { client in
+            func upload(_ content: String, fileName: String = "items.jsonl") async throws -> TestResponse {
+                let boundary = "----stockroom-test"
+                let body = "--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"\(fileName)\"\r\nContent-Type: application/octet-stream\r\n\r\n\(content)\r\n"
+                    + "--\(boundary)\r\nContent-Disposition: form-data; name=\"on-conflict\"\r\n\r\nfail\r\n--\(boundary)--\r\n"
+                return try await client.send(.post, "/import", json: body, type: "multipart/form-data; boundary=\(boundary)")
+            }
+            let bad = try await upload("name,status,quantity\r\nGood,in_stock,1\r\nBad,in_stock,0\r\n", fileName: "items.csv")
+            #expect(bad.status == .unprocessableContent)
+            #expect(bad.text.contains("<tr><td>3</td>"), "\(bad.text)")
+            let good = try await upload(#"{"name":"Uploaded","status":{"case":"inStock","quantity":1}}"# + "\n")
+            #expect(good.status == .ok && good.text.contains("Imported 1 items"))
+            #expect(try await client.send(.post, "/import", json: "x", type: "text/plain").status == .unsupportedMediaType)
+        }
+        #expect(try fixture.store().items.items().map(\.name) == ["Uploaded"])
+    }
+}
