@@ -78,7 +78,7 @@ let package = Package(
         .testTarget(name: "InventoryTests", dependencies: ["StockroomTestSupport", "Inventory", "TextFormats"]),
         .testTarget(name: "TextFormatsTests", dependencies: ["TextFormats"]),
         .testTarget(name: "DraftFlowTests", dependencies: ["DraftFlow", "Inventory"]),
-        .testTarget(name: "StoreTests", dependencies: ["StockroomTestSupport", "StockroomStore", "StockroomMigrations", "Inventory", "SQLiteCore", "PostgresCore"]),
+        .testTarget(name: "StoreTests", dependencies: ["StockroomTestSupport", "StockroomStore", "StockroomMigrations", "Inventory", "DraftFlow", "SQLiteCore", "PostgresCore"]),
         .testTarget(name: "CLITests", dependencies: ["StockroomTestSupport", "stockroom", "StockroomStore", "StockroomMigrations", "SQLiteCore", "PostgresCore",
                                                    .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
