@@ -43,7 +43,11 @@ public struct DraftWizard: Hashable, Sendable {
     /// The questions asked for an item with these answers, in order: the one place that
     /// decides what follows what, and where the in-stock branch is.
     public static func path(for item: Item) -> [WizardStep.Kind] {
-        let stock: [WizardStep.Kind] = item.status.isInStock ? [.quantity] : [.backOrder]
+        // Exhaustive over `Status`, so a new case is a compile error here until it has its question.
+        let stock: [WizardStep.Kind] = switch item.status {
+        case .inStock: [.quantity]
+        case .outOfStock: [.backOrder]
+        }
         return [.name, .color, .inStock] + stock + [.review]
     }
 

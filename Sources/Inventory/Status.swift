@@ -19,7 +19,10 @@ public enum Status: Hashable, Sendable {
 
     /// True for `inStock`.
     public var isInStock: Bool {
-        if case .inStock = self { return true }
-        return false
+        // A switch, not `if case`: a new case must say which side it is on.
+        switch self {
+        case .inStock: true
+        case .outOfStock: false
+        }
     }
 }

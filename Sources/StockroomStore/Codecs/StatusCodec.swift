@@ -8,7 +8,10 @@ import Inventory
 /// Under a prefix it stores the before and after of a status change in `item_events`.
 public enum StatusCodec: TaggedCodec {
     /// The cases of `Status` as stored in the tag column.
-    public enum Tag: CaseIterable, Sendable {
+    ///
+    /// The raw values are the implicit 0, 1, 2, … in declaration order: ``tag(matching:)`` walks
+    /// them, so a new case is matched without being named there.
+    public enum Tag: UInt8, CaseIterable, Sendable {
         case inStock, outOfStock
     }
 
@@ -30,6 +33,15 @@ public enum StatusCodec: TaggedCodec {
         switch status {
         case .inStock: .inStock
         case .outOfStock: .outOfStock
+        }
+    }
+
+    /// One `Status` of each tag, for deriving per-case text from the presentation that writes
+    /// it (the JSON case names import reads) and for tests that walk every tag.
+    public static func example(of tag: Tag) -> Status {
+        switch tag {
+        case .inStock: .inStock(quantity: Status.minimumQuantity)
+        case .outOfStock: .outOfStock(isOnBackOrder: false)
         }
     }
 
@@ -79,10 +91,21 @@ public enum StatusCodec: TaggedCodec {
     /// The tag spelled by `bytes`, nil for none.
     @inline(__always)
     static func tag(matching bytes: UnsafeBufferPointer<UInt8>) -> Tag? {
-        // Compared one by one rather than through `Tag.allCases`, which would retain an array
-        // per row; the codec tests check that every tag is found.
-        if ColumnText.equals(bytes, text(for: .inStock)) { return .inStock }
-        if ColumnText.equals(bytes, text(for: .outOfStock)) { return .outOfStock }
+        firstTag { ColumnText.equals(bytes, text(for: $0)) }
+    }
+
+    /// The first tag, in declaration order, for which `matches` is true; nil for none.
+    ///
+    /// Walks the raw values 0, 1, … until `Tag(rawValue:)` says there is no such case, so every
+    /// case is tried without naming any, and nothing is allocated: `Tag.allCases` would build
+    /// an array on each call, that is, for each row read.
+    @inline(__always)
+    static func firstTag(where matches: (Tag) -> Bool) -> Tag? {
+        var raw: Tag.RawValue = 0
+        while let tag = Tag(rawValue: raw) {
+            if matches(tag) { return tag }
+            raw += 1
+        }
         return nil
     }
 

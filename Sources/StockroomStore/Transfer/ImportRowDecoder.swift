@@ -24,7 +24,8 @@ final class ImportRowDecoder {
     private var scratch: [UInt8] = []
     private var statusKey: [UInt8] = []
     private var statusCase: [UInt8] = []
-    private let jsonCases: (inStock: [UInt8], outOfStock: [UInt8])
+    /// The JSON name of each status case, indexed by its tag's raw value.
+    private let jsonCaseNames: [[UInt8]]
 
     init() {
         createdAt.reserveCapacity(32)
@@ -44,7 +45,7 @@ final class ImportRowDecoder {
             }
             return name
         }
-        jsonCases = (caseName(of: .inStock(quantity: 1)), caseName(of: .outOfStock(isOnBackOrder: false)))
+        jsonCaseNames = StatusCodec.Tag.allCases.map { caseName(of: StatusCodec.example(of: $0)) }
     }
 
     // MARK: CSV
@@ -225,20 +226,22 @@ final class ImportRowDecoder {
             } while try scanner.more(before: UInt8(ascii: "}"))
         }
         // Only for messages: built when a row is refused, not for every row.
-        var inStock: String { String(decoding: jsonCases.inStock, as: UTF8.self) }
-        var outOfStock: String { String(decoding: jsonCases.outOfStock, as: UTF8.self) }
-        guard hasCase else { throw RowProblem("the status has no case (\(inStock) or \(outOfStock))") }
-        if statusCase == jsonCases.inStock {
-            if flag != nil { throw RowProblem("a back-order flag on an in-stock row (isOnBackOrder belongs to \(outOfStock))") }
-            guard let quantity else { throw RowProblem("\(inStock) needs a quantity") }
-            return .inStock(quantity: quantity)
+        func name(_ tag: StatusCodec.Tag) -> String { String(decoding: jsonCaseNames[Int(tag.rawValue)], as: UTF8.self) }
+        var caseList: String { StatusCodec.Tag.allCases.map(name).joined(separator: " or ") }
+        guard hasCase else { throw RowProblem("the status has no case (\(caseList))") }
+        guard let tag = StatusCodec.firstTag(where: { jsonCaseNames[Int($0.rawValue)] == statusCase }) else {
+            throw RowProblem("unknown status case \(JSONText.string(String(decoding: statusCase, as: UTF8.self))) (\(caseList))")
         }
-        if statusCase == jsonCases.outOfStock {
-            if quantity != nil { throw RowProblem("a quantity on an out-of-stock row (quantity belongs to \(inStock))") }
-            guard let flag else { throw RowProblem("\(outOfStock) needs isOnBackOrder true or false") }
+        switch tag {
+        case .inStock:
+            if flag != nil { throw RowProblem("a back-order flag on an in-stock row (isOnBackOrder belongs to \(name(.outOfStock)))") }
+            guard let quantity else { throw RowProblem("\(name(.inStock)) needs a quantity") }
+            return .inStock(quantity: quantity)
+        case .outOfStock:
+            if quantity != nil { throw RowProblem("a quantity on an out-of-stock row (quantity belongs to \(name(.inStock)))") }
+            guard let flag else { throw RowProblem("\(name(.outOfStock)) needs isOnBackOrder true or false") }
             return .outOfStock(isOnBackOrder: flag)
         }
-        throw RowProblem("unknown status case \(JSONText.string(String(decoding: statusCase, as: UTF8.self))) (\(inStock) or \(outOfStock))")
     }
 
     // MARK: Fields
