@@ -103,7 +103,10 @@ public func fuzzConnectionString(_ data: UnsafePointer<UInt8>?, _ size: Int) -> 
     let text = String(decoding: input, as: UTF8.self)
     let redacted = ConnectionString.redacted(text)
     let location = DatabaseLocation(text)
-    let isURI = text.lowercased().hasPrefix("postgresql://") || text.lowercased().hasPrefix("postgres://")
+    // Byte by byte, as libpq compares the scheme: a combining mark after "//" makes the last
+    // Character "/\u{06DB}", so String.hasPrefix would say no while libpq (and Stockroom) say yes.
+    let lowered = text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+    let isURI = lowered.starts(with: "postgresql://".utf8) || lowered.starts(with: "postgres://".utf8)
     switch location {
     case .postgres(let uri):
         require(isURI && uri == text && location.description == redacted, "--db \(text.debugDescription) read as \(location)")
