@@ -56,7 +56,8 @@ venv="$(cd "$(dirname "$0")/.." && pwd)/.build/python"
 if ! "$venv/bin/python3" -c "import playwright, schemathesis" >/dev/null 2>&1; then
     echo "setup: installing playwright and schemathesis (PyPI) into $venv" >&2
     python3 -m venv "$venv"
-    "$venv/bin/python3" -m pip install --quiet playwright schemathesis
+    # Pinned: the tests drive both through APIs and command lines that change between releases.
+    "$venv/bin/python3" -m pip install --quiet "playwright==1.65.2" "schemathesis==4.32.5"
 fi
 
 command -v swift >/dev/null || { echo "setup: swift is not on PATH (expected the Swift 6 toolchain, e.g. /opt/swift/usr/bin)" >&2; exit 1; }
