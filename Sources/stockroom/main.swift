@@ -7,8 +7,16 @@ import Glibc
 StartUp.ignoreFatalSignals()
 do {
     let arguments = GlobalOptions.hoisted(try StartUp.arguments())
-    var command = try Stockroom.parseAsRoot(arguments)
-    try command.run()
+    // The commands scripts run most skip ArgumentParser's start-up cost (FastPath/FastPath.swift).
+    let mode = FastPath.Mode.current
+    if mode != .argumentParserOnly, let command = FastPath.command(for: arguments) {
+        if mode == .trace { StandardError.write("stockroom: parsed by the fast path\n") }
+        try command.run()
+    } else {
+        if mode == .trace { StandardError.write("stockroom: parsed by ArgumentParser\n") }
+        var command = try Stockroom.parseAsRoot(arguments)
+        try command.run()
+    }
 } catch {
     exit(Failure.report(error))
 }

@@ -1,6 +1,4 @@
 import ArgumentParser
-import FoundationEssentials
-import Glibc
 import StockroomStore
 
 /// Where the database is and how long to wait for other writers: shared by every command.
@@ -13,71 +11,32 @@ struct DatabaseOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "Seconds to wait while another process holds the write lock before giving up with exit code 75.",
         valueName: "seconds"))
-    var busyTimeout: Double = 5
+    var busyTimeout: Double = DatabaseChoice.defaultBusyTimeout
+
+    /// The two options as a plain value; the rules and the opening live there, shared with the
+    /// fast path.
+    var choice: DatabaseChoice { DatabaseChoice(db: db, busyTimeout: busyTimeout) }
 
     func validate() throws {
-        guard busyTimeout >= 0, busyTimeout <= 3600 else {
-            throw ValidationError("--busy-timeout must be between 0 and 3600 seconds")
-        }
-        if let db, db.isEmpty { throw ValidationError("--db must not be empty") }
+        if let problem = choice.problem { throw ValidationError(problem) }
     }
 
-    /// Where the inventory is: --db, $STOCKROOM_DB, or the XDG default, in that order; a
-    /// `postgresql://` or `postgres://` URI is a PostgreSQL database, anything else a file.
-    func resolvedLocation() -> DatabaseLocation {
-        DatabaseLocation(resolvedValue())
-    }
+    /// See ``DatabaseChoice/resolvedLocation()``.
+    func resolvedLocation() -> DatabaseLocation { choice.resolvedLocation() }
 
-    /// The file path, for the steps that only a SQLite file has (backup, restore, opening a file);
-    /// callers branch on ``resolvedLocation()`` first, so this never opens a PostgreSQL URI as a path.
-    ///
-    /// - Throws: a usage failure (exit 64) for a PostgreSQL URI, printed without its password.
-    func resolvedPath() throws -> String {
-        switch resolvedLocation() {
-        case .file(let path): return path
-        case .postgres:
-            throw Failure.Message(code: .usage, description:
-                "\(resolvedLocation()) is a PostgreSQL database; this step works on SQLite database files only")
-        }
-    }
+    /// See ``DatabaseChoice/resolvedPath()``.
+    func resolvedPath() throws -> String { try choice.resolvedPath() }
 
-    /// The text chosen by --db, $STOCKROOM_DB, or the XDG default, in that order.
-    private func resolvedValue() -> String {
-        Failure.startWaiting() // every command resolves the path before it opens the file
-        if let db { return db }
-        let environment = ProcessInfo.processInfo.environment
-        if let path = environment["STOCKROOM_DB"], !path.isEmpty { return path }
-        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.local/share"
-        return dataHome + "/stockroom/stockroom.sqlite"
-    }
+    var busyTimeoutMilliseconds: Int32 { choice.busyTimeoutMilliseconds }
 
-    var busyTimeoutMilliseconds: Int32 { Int32((busyTimeout * 1000).rounded()) }
+    /// See ``DatabaseChoice/openStore()``.
+    func openStore() throws -> InventoryStore { try choice.openStore() }
 
-    /// Opens the store to write (creating and migrating the file when needed).
-    func openStore() throws -> InventoryStore {
-        Failure.startWaiting()
-        if case .postgres = resolvedLocation() {
-            return try InventoryStore(location: resolvedLocation(), busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-        }
-        return try InventoryStore(path: pathForWriting(), busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-    }
-
-    /// Opens the store to read `contents` without changing the file; a missing file reads as
-    /// an empty inventory and is not created.
+    /// See ``DatabaseChoice/openStoreForReading(_:)``.
     func openStoreForReading(_ contents: InventoryStore.Contents) throws -> InventoryStore {
-        Failure.startWaiting()
-        return try InventoryStore.reading(location: resolvedLocation(), busyTimeoutMilliseconds: busyTimeoutMilliseconds, contents: contents)
+        try choice.openStoreForReading(contents)
     }
 
-    /// The path to open for writing. The default location's folder is created on first use;
-    /// a folder named by --db or $STOCKROOM_DB is the user's to create, so a typo fails (74).
-    func pathForWriting() throws -> String {
-        let path = try resolvedPath()
-        if db == nil, ProcessInfo.processInfo.environment["STOCKROOM_DB"]?.isEmpty ?? true {
-            try? FileManager.default.createDirectory(
-                atPath: String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]), withIntermediateDirectories: true)
-        }
-        return path
-    }
+    /// See ``DatabaseChoice/pathForWriting()``.
+    func pathForWriting() throws -> String { try choice.pathForWriting() }
 }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Inventory
 import StockroomStore
-import TextFormats
 
 /// `stockroom items list`: filters, pages and prints items.
 extension ItemQuery.StatusFilter: ExpressibleByArgument {
@@ -83,23 +82,6 @@ struct ListItems: ParsableCommand {
     }
 
     func run() throws {
-        let items = try database.openStoreForReading(.items).items
-        switch format {
-        case .table:
-            Output.lines(Presentation.table(for: try items.items(matching: query)))
-        case .json:
-            var first = true
-            Output.write("[")
-            try items.forEachItem(matching: query) { item in
-                Output.write((first ? "" : ",") + (JSONPresentation.object(for: item)))
-                first = false
-            }
-            Output.line("]")
-        case .csv:
-            Output.write(CSVText.record(Output.itemCSVHeader))
-            try items.forEachItem(matching: query) { item in
-                Output.write(CSVText.record(Output.csvFields(for: item)))
-            }
-        }
+        try ItemReads.list(query, format: format, database: database.choice)
     }
 }

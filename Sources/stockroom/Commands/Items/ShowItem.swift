@@ -26,17 +26,6 @@ struct ShowItem: ParsableCommand {
     var format: RecordFormat = .table
 
     func run() throws {
-        let store = try database.openStoreForReading(.itemHistory)
-        let items = store.items
-        // One snapshot, so the version is the version of the item shown.
-        let (item, version) = try store.read {
-            let id = try items.resolveID(id)
-            return (try items.item(id: id), try items.version(id: id))
-        }
-        switch format {
-        case .json:
-            Output.line(JSONPresentation.object(for: item, version: version))
-        case .table: Output.lines(Presentation.details(for: item, version: version))
-        }
+        try ItemReads.show(id, format: format, database: database.choice)
     }
 }

@@ -1,0 +1,84 @@
+import FoundationEssentials
+import Glibc
+import StockroomStore
+
+/// The database a command uses and how long it waits for other writers, as `--db` and
+/// `--busy-timeout` chose them: a plain value, so that the fast path (FastPath/FastPath.swift),
+/// which runs without ArgumentParser, opens the database exactly as ``DatabaseOptions`` does.
+struct DatabaseChoice: Equatable {
+    /// `--busy-timeout`'s default, in seconds.
+    static let defaultBusyTimeout: Double = 5
+
+    /// `--db`, when given.
+    var db: String?
+    /// `--busy-timeout`, in seconds.
+    var busyTimeout: Double = defaultBusyTimeout
+
+    /// Why these values are refused (the message of the usage error), or nil when they are valid.
+    var problem: String? {
+        guard busyTimeout >= 0, busyTimeout <= 3600 else {
+            return "--busy-timeout must be between 0 and 3600 seconds"
+        }
+        if let db, db.isEmpty { return "--db must not be empty" }
+        return nil
+    }
+
+    /// Where the inventory is: --db, $STOCKROOM_DB, or the XDG default, in that order; a
+    /// `postgresql://` or `postgres://` URI is a PostgreSQL database, anything else a file.
+    func resolvedLocation() -> DatabaseLocation {
+        DatabaseLocation(resolvedValue())
+    }
+
+    /// The file path, for the steps that only a SQLite file has (backup, restore, opening a file);
+    /// callers branch on ``resolvedLocation()`` first, so this never opens a PostgreSQL URI as a path.
+    ///
+    /// - Throws: a usage failure (exit 64) for a PostgreSQL URI, printed without its password.
+    func resolvedPath() throws -> String {
+        switch resolvedLocation() {
+        case .file(let path): return path
+        case .postgres:
+            throw Failure.Message(code: .usage, description:
+                "\(resolvedLocation()) is a PostgreSQL database; this step works on SQLite database files only")
+        }
+    }
+
+    /// The text chosen by --db, $STOCKROOM_DB, or the XDG default, in that order.
+    private func resolvedValue() -> String {
+        Failure.startWaiting() // every command resolves the path before it opens the file
+        if let db { return db }
+        let environment = ProcessInfo.processInfo.environment
+        if let path = environment["STOCKROOM_DB"], !path.isEmpty { return path }
+        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.local/share"
+        return dataHome + "/stockroom/stockroom.sqlite"
+    }
+
+    var busyTimeoutMilliseconds: Int32 { Int32((busyTimeout * 1000).rounded()) }
+
+    /// Opens the store to write (creating and migrating the file when needed).
+    func openStore() throws -> InventoryStore {
+        Failure.startWaiting()
+        if case .postgres = resolvedLocation() {
+            return try InventoryStore(location: resolvedLocation(), busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        }
+        return try InventoryStore(path: pathForWriting(), busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+    }
+
+    /// Opens the store to read `contents` without changing the file; a missing file reads as
+    /// an empty inventory and is not created.
+    func openStoreForReading(_ contents: InventoryStore.Contents) throws -> InventoryStore {
+        Failure.startWaiting()
+        return try InventoryStore.reading(location: resolvedLocation(), busyTimeoutMilliseconds: busyTimeoutMilliseconds, contents: contents)
+    }
+
+    /// The path to open for writing. The default location's folder is created on first use;
+    /// a folder named by --db or $STOCKROOM_DB is the user's to create, so a typo fails (74).
+    func pathForWriting() throws -> String {
+        let path = try resolvedPath()
+        if db == nil, ProcessInfo.processInfo.environment["STOCKROOM_DB"]?.isEmpty ?? true {
+            try? FileManager.default.createDirectory(
+                atPath: String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]), withIntermediateDirectories: true)
+        }
+        return path
+    }
+}
