@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 let package = Package(
@@ -16,7 +16,11 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // The web front only (`stockroom serve`): HTTP/1.1 on SwiftNIO, and its testing module.
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Without its default traits: "FullFoundation" imports Foundation's full module and
+        // "ConfigurationSupport" links swift-configuration, which does too; either puts
+        // Foundation, FoundationInternationalization and ICU back into every `stockroom` start
+        // (BENCHMARKS.md, "Issue 21: start-up"). Stockroom uses neither.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
     ],
     targets: [
         // The system's libsqlite3 (Debian: libsqlite3-dev). No vendored SQLite, no wrapper package.

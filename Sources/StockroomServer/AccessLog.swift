@@ -1,5 +1,7 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Hummingbird
+import StockroomStore
 import TextFormats
 
 /// One line per request on stderr: method, path (the `token` parameter removed), status and
@@ -30,15 +32,15 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
         let line: String
         switch format {
         case .text:
-            line = "\(method) \(path) \(status) \(String(format: "%.1f", milliseconds))ms\n"
+            line = "\(method) \(path) \(status) \(fixedPointText(milliseconds, decimals: 1))ms\n"
         case .json:
             line = JSONText.object([
-                ("time", JSONText.string(ISO8601DateFormatter().string(from: Date()))),
+                ("time", JSONText.string(Timestamp.now())),
                 ("method", JSONText.string(method)), ("path", JSONText.string(path)),
-                ("status", String(status)), ("ms", String(format: "%.1f", milliseconds)),
+                ("status", String(status)), ("ms", fixedPointText(milliseconds, decimals: 1)),
             ]) + "\n"
         }
-        FileHandle.standardError.write(Data(line.utf8))
+        StandardStream.write(line, to: STDERR_FILENO)
     }
 
     /// The path and query as logged: the `token` parameter dropped, control characters escaped.

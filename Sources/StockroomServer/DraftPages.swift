@@ -1,5 +1,6 @@
 import DraftFlow
-import Foundation
+import FoundationEssentials
+import Glibc
 import Hummingbird
 import Inventory
 import StockroomStore
@@ -64,7 +65,7 @@ struct DraftPages: Sendable {
     static func stepPage(_ wizard: DraftWizard, reask: WizardReask?) -> Response {
         let step = wizard.step
         let lines = WizardPresentation.prompt(for: step)
-        let label = HTML.escape(lines.last.map { $0.trimmingCharacters(in: .whitespaces) }.map { $0.hasSuffix(":") ? String($0.dropLast()) : $0 } ?? "")
+        let label = HTML.escape(lines.last.map { $0.trimmingWhitespace() }.map { $0.hasSuffix(":") ? String($0.dropLast()) : $0 } ?? "")
         let path = DraftWizard.path(for: wizard.entry.draft.item)
         let position = (path.firstIndex(of: step.kind) ?? 0) + 1
         let id = wizard.entry.id.lowercasedString

@@ -1,5 +1,6 @@
 import DraftFlow
-import Foundation
+import FoundationEssentials
+import Glibc
 import Hummingbird
 import Inventory
 import StockroomStore
@@ -95,7 +96,7 @@ struct DraftsAPI: Sendable {
 
     private func create(_ request: Request) async throws -> Response {
         let text = try await RequestBody.text(request, limit: configuration.jsonBodyLimit, accepting: ["application/json"])
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingWhitespaceAndNewlines()
         var duplicate: String?
         var edit = ItemEdit()
         if !trimmed.isEmpty {

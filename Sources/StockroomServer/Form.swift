@@ -1,5 +1,3 @@
-import Foundation
-
 /// `application/x-www-form-urlencoded` text (a query string or a form's body) as name-value
 /// pairs: `+` is a space, `%XX` a byte; the first value of a name wins.
 struct Form: Sendable {
@@ -23,15 +21,14 @@ struct Form: Sendable {
         return value
     }
 
+    /// `text` decoded; the text as it came (with `+` as a space) when an escape is bad.
     private static func decode(_ text: Substring) -> String {
-        let spaced = text.replacingOccurrences(of: "+", with: " ")
-        return spaced.removingPercentEncoding ?? spaced
+        let spaced = String(text).replacing("+", with: " ")
+        return PercentEncoding.decode(spaced) ?? spaced
     }
 
     /// `text` encoded for a query or form value.
     static func encode(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+        PercentEncoding.encode(text)
     }
 }

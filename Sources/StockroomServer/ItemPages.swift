@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Hummingbird
 import Inventory
 import StockroomStore
@@ -102,7 +103,7 @@ struct ItemPages: Sendable {
     static func status(from form: Form) throws -> Status {
         switch form["status"] ?? "in-stock" {
         case "in-stock":
-            let text = (form["quantity"] ?? "").trimmingCharacters(in: .whitespaces)
+            let text = (form["quantity"] ?? "").trimmingWhitespace()
             guard let quantity = Int(text) else {
                 throw Problem(.unprocessableContent, "the quantity must be a whole number of at least \(Status.minimumQuantity); for none in stock choose out of stock")
             }

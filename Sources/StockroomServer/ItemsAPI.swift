@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Hummingbird
 import Inventory
 import StockroomStore
@@ -105,7 +106,7 @@ struct ItemsAPI: Sendable {
 
     private func create(_ request: Request) async throws -> Response {
         let text = try await RequestBody.text(request, limit: configuration.jsonBodyLimit, accepting: ["application/json"])
-        let item = try ItemImport.item(fromJSONObject: text.trimmingCharacters(in: .whitespacesAndNewlines))
+        let item = try ItemImport.item(fromJSONObject: text.trimmingWhitespaceAndNewlines())
         try await insert(item)
         return ItemsAPI.itemResponse(item, version: 1, status: .created,
                                      extra: [.location: "/api/items/\(item.id.lowercasedString)"])
@@ -136,7 +137,7 @@ struct ItemsAPI: Sendable {
     private func show(_ request: Request, id: String) async throws -> Response {
         let (item, version) = try await current(id)
         if let match = request.headers[.ifNoneMatch],
-           match.split(separator: ",").contains(where: { ETag.version(String($0)) == version || $0.trimmingCharacters(in: .whitespaces) == "*" }) {
+           match.split(separator: ",").contains(where: { ETag.version(String($0)) == version || $0.trimmingWhitespace() == "*" }) {
             return Response(status: .notModified, headers: [.eTag: ETag.text(version)])
         }
         return ItemsAPI.itemResponse(item, version: version)
@@ -225,12 +226,11 @@ enum Cursor {
     static func text(_ position: ItemQuery.Position) -> String {
         let raw = position.id.lowercasedString + ":" + position.name
         return Data(raw.utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+            .replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
     }
 
     static func position(_ text: String) -> ItemQuery.Position? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        var base64 = text.replacing("-", with: "+").replacing("_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }
         guard let data = Data(base64Encoded: base64), let raw = String(data: data, encoding: .utf8),
               raw.count > 37, let id = UUID(uuidString: String(raw.prefix(36))),

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Dispatch
+import Glibc
 import Hummingbird
 import Synchronization
 
@@ -33,7 +35,7 @@ enum PipeStream {
             state.stop()
             credit.signal()
         }
-        let thread = Thread {
+        DedicatedThread.start(name: "stockroom-stream") {
             defer {
                 close(descriptor)
                 continuation.finish()
@@ -48,8 +50,6 @@ enum PipeStream {
                 continuation.yield(ByteBuffer(bytes: buffer[0..<count]))
             }
         }
-        thread.name = "stockroom-stream"
-        thread.start()
         return (stream, { credit.signal() })
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Hummingbird
 import Inventory
 import StockroomStore
@@ -106,7 +107,7 @@ enum ETag {
 
     /// The version named by an `If-Match` / `If-None-Match` value (`"3"`, `W/"3"`), or nil.
     static func version(_ value: String) -> Int? {
-        var text = Substring(value.trimmingCharacters(in: .whitespaces))
+        var text = Substring(value.trimmingWhitespace())
         if text.hasPrefix("W/") { text = text.dropFirst(2) }
         guard text.count >= 3, text.first == "\"", text.last == "\"" else { return nil }
         return Int(text.dropFirst().dropLast())

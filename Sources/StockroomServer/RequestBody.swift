@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Hummingbird
 import Inventory
 
@@ -37,7 +38,7 @@ enum RequestBody {
     /// The media type without parameters, lowercased (`application/json`).
     static func mediaType(_ request: Request) -> String {
         let value = request.headers[.contentType] ?? ""
-        return value.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        return value.split(separator: ";").first.map { $0.trimmingWhitespace().lowercased() } ?? ""
     }
 
     /// A JSON merge patch of `name`, `color` (null removes it) and `status` (a whole status

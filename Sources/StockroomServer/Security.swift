@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Hummingbird
 import Synchronization
 
@@ -86,11 +87,11 @@ enum RequestChecks {
     /// The token from the cookie or the `Authorization: Bearer` header.
     static func offeredToken(_ request: Request) -> String? {
         if let authorization = request.headers[.authorization], authorization.hasPrefix("Bearer ") {
-            return String(authorization.dropFirst("Bearer ".count)).trimmingCharacters(in: .whitespaces)
+            return String(authorization.dropFirst("Bearer ".count)).trimmingWhitespace()
         }
         for header in request.headers[values: .cookie] {
             for pair in header.split(separator: ";") {
-                let trimmed = pair.trimmingCharacters(in: .whitespaces)
+                let trimmed = pair.trimmingWhitespace()
                 if trimmed.hasPrefix(cookieName + "=") { return String(trimmed.dropFirst(cookieName.count + 1)) }
             }
         }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What `stockroom serve` was asked for: where to listen, whom to let in, and the limits.
 public struct ServerConfiguration: Sendable {
@@ -57,7 +58,13 @@ public struct ServerConfiguration: Sendable {
     /// A new random token: 32 bytes from the system's generator, as 64 hex digits.
     public static func generatedToken() -> String {
         var generator = SystemRandomNumberGenerator()
-        return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        for _ in 0..<32 {
+            let byte = UInt8.random(in: 0...255, using: &generator)
+            text += [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]]
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// The URL to open, with the token when one is required.

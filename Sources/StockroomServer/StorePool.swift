@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Dispatch
+import Glibc
 import StockroomStore
 import Synchronization
 
@@ -46,7 +48,7 @@ public final class StorePool: Sendable {
     private func startThread(number: Int, open: @escaping @Sendable () throws -> InventoryStore) async throws {
         try await withCheckedThrowingContinuation { (opened: CheckedContinuation<Void, any Error>) in
             stopped.enter()
-            let thread = Thread { [self] in
+            DedicatedThread.start(name: "stockroom-store-\(number)") { [self] in
                 defer { stopped.leave() }
                 let store: InventoryStore
                 do {
@@ -58,8 +60,6 @@ public final class StorePool: Sendable {
                 opened.resume()
                 serve(store)
             }
-            thread.name = "stockroom-store-\(number)"
-            thread.start()
         }
     }
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Hummingbird
 import StockroomStore
 import TextFormats
@@ -114,7 +115,7 @@ struct Spool: Sendable {
             }
             _ = lseek(descriptor, 0, SEEK_SET)
         } catch {
-            Foundation.close(descriptor)
+            Glibc.close(descriptor)
             throw error
         }
     }
@@ -126,15 +127,16 @@ struct Spool: Sendable {
             try Spool.write(ByteBuffer(bytes: bytes), to: descriptor)
             _ = lseek(descriptor, 0, SEEK_SET)
         } catch {
-            Foundation.close(descriptor)
+            Glibc.close(descriptor)
             throw error
         }
     }
 
-    func close() { Foundation.close(descriptor) }
+    func close() { Glibc.close(descriptor) }
 
     private static func makeFile() throws -> Int32 {
-        var template = Array((NSTemporaryDirectory() + "/stockroom-import-XXXXXX").utf8CString)
+        let directory = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((directory + "/stockroom-import-XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else {
             throw Problem(.internalServerError, "cannot create a temporary file for the upload: \(String(cString: strerror(errno)))")
@@ -147,7 +149,7 @@ struct Spool: Sendable {
         try chunk.withUnsafeReadableBytes { bytes in
             var offset = 0
             while offset < bytes.count {
-                let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     throw Problem(.internalServerError, "cannot spool the upload: \(String(cString: strerror(errno)))")

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Hummingbird
 import StockroomStore
 
@@ -84,10 +85,10 @@ enum Multipart {
 
     static func parse(_ bytes: [UInt8], contentType: String) -> [Part]? {
         guard contentType.lowercased().hasPrefix("multipart/form-data"),
-              let range = contentType.range(of: "boundary=") else { return nil }
+              let range = contentType.firstRange(of: "boundary=") else { return nil }
         var boundary = String(contentType[range.upperBound...])
         if let semicolon = boundary.firstIndex(of: ";") { boundary = String(boundary[..<semicolon]) }
-        boundary = boundary.trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
+        boundary = boundary.trimming(["\"", " "])
         guard !boundary.isEmpty else { return nil }
         let delimiter = Array(("--" + boundary).utf8)
         var parts: [Part] = []
@@ -114,9 +115,9 @@ enum Multipart {
     private static func parameter(_ key: String, in headers: String) -> String? {
         for line in headers.split(separator: "\r\n") where line.lowercased().hasPrefix("content-disposition:") {
             for piece in line.split(separator: ";") {
-                let trimmed = piece.trimmingCharacters(in: .whitespaces)
+                let trimmed = piece.trimmingWhitespace()
                 if trimmed.hasPrefix(key + "=") {
-                    return String(trimmed.dropFirst(key.count + 1)).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+                    return String(trimmed.dropFirst(key.count + 1)).trimming(["\""])
                 }
             }
         }

@@ -5,9 +5,9 @@ import Glibc
 /// call): the ISO 8601 extended form with milliseconds that the schema's CHECK constraints
 /// require (`2026-11-22T15:04:05.123Z`), and the basic form for file names that sort by time
 /// (`20261122T150405Z`).
-enum Timestamp {
+public enum Timestamp {
     /// The current time, `2026-11-22T15:04:05.123Z`.
-    static func now() -> String {
+    public static func now() -> String {
         var spec = timespec()
         clock_gettime(CLOCK_REALTIME, &spec)
         return format(seconds: spec.tv_sec, milliseconds: Int(spec.tv_nsec / 1_000_000))

@@ -1,5 +1,7 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Dispatch
+import Glibc
 import StockroomServer
 import StockroomStore
 import Synchronization
@@ -74,7 +76,7 @@ struct ServeCommand: ParsableCommand {
                 do {
                     try await StockroomServer(configuration: configuration, pool: pool, stopping: stopping).run { url in
                         outcome.markListening()
-                        FileHandle.standardOutput.write(Data((url + "\n").utf8))
+                        StandardStream.write(url + "\n", to: STDOUT_FILENO)
                     }
                 } catch {
                     pool.close()
@@ -108,7 +110,7 @@ struct ServeCommand: ParsableCommand {
             } catch {
                 throw Failure.Message(code: .notFound, description: "cannot read the token file \(tokenFile)")
             }
-            let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let token = text.trimmingWhitespaceAndNewlines()
             guard token.count >= 16, token.allSatisfy({ $0.isASCII && !$0.isWhitespace && $0 != ";" && $0 != "," }) else {
                 throw Failure.Message(code: .usage, description: "the token in \(tokenFile) must be at least 16 printable ASCII characters without spaces, ';' or ','")
             }
@@ -133,7 +135,7 @@ final class ShutdownWatchdog {
             source.setEventHandler {
                 stopping.stop() // event streams end at their next poll
                 DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds)) {
-                    FileHandle.standardError.write(Data("serve: requests still running \(seconds) s after the signal were abandoned, uncommitted\n".utf8))
+                    StandardError.write("serve: requests still running \(seconds) s after the signal were abandoned, uncommitted\n")
                     exit(0)
                 }
             }
