@@ -92,6 +92,8 @@ protocol StoreConnection: AnyObject {
     func cachedStatement(_ sql: String) throws -> Statement
     /// Runs `body` in a new write transaction, or in a savepoint when one is already open.
     func inTransaction<T>(_ body: () throws -> T) throws -> T
+    /// Runs `body` in one read snapshot (a read transaction), or in the transaction already open.
+    func inReadSnapshot<T>(_ body: () throws -> T) throws -> T
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     var changes: Int { get }
     /// Binds `limit` for `LIMIT ?`, or what the engine reads as "no limit" for nil.

@@ -91,6 +91,13 @@ extension ItemRecords {
     func forEachSearchedItem(matching query: ItemQuery, _ body: (Item) throws -> Void) throws -> Bool {
         guard connection.dialect == .sqlite, let term = query.nameContains,
               let match = ItemSearch.trigramQuery(term) else { return false }
+        // One snapshot for the count that picks the plan and the rows the plan reads: a writer
+        // in between could otherwise make a page skip or repeat a row.
+        return try connection.inReadSnapshot { try searchInSnapshot(match, query, body) }
+    }
+
+    /// ``forEachSearchedItem(matching:_:)`` inside its snapshot.
+    private func searchInSnapshot(_ match: String, _ query: ItemQuery, _ body: (Item) throws -> Void) throws -> Bool {
         let candidates = try candidateCount(match, cap: ItemSearch.directCandidates)
         if candidates < ItemSearch.directCandidates {
             try forEachCandidate(match, query, body)
@@ -186,7 +193,7 @@ extension ItemRecords {
             return read < budget ? rowids : nil
         }
         guard let found else { return nil }
-        // A row another process deleted since the walk is left out, as if listed a moment later.
+        // Read in the walk's snapshot, so every row is still there (a missing one is left out).
         return try found.compactMap { rowid in
             try connection.withStatement("SELECT \(ItemRepository.columns) FROM items WHERE rowid = ?") { statement in
                 try statement.bind(rowid, at: 0)
