@@ -4,7 +4,10 @@
 /// ArgumentParser only accepts a subcommand's options after its name, so options written
 /// before the first subcommand are moved to the end of the command line (before any `--`).
 enum GlobalOptions {
-    static let namesTakingValue: Set<String> = ["--db", "--busy-timeout"]
+    /// An array, not a `Set`: building a `Set<String>` at start cost every run 374k instructions
+    /// (its generic metadata and a seeded hasher, BENCHMARKS.md "Issue 21: start-up") to look up
+    /// two names.
+    static let namesTakingValue = ["--db", "--busy-timeout"]
 
     static func hoisted(_ arguments: [String]) -> [String] {
         var leading: [String] = []
