@@ -9,7 +9,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# --no-export-dynamic: the static Swift runtime's link arguments export every symbol of the
+# program's own objects (22k) into its dynamic symbol table, where no library looks anything
+# up; each start then paid for that table in every symbol lookup of libstdc++ and libsqlite3:
+# 760k instructions (9% of `items list --limit 20 --format json`; BENCHMARKS.md, "Issue 21:
+# start-up").
 scripts/setup.sh
-swift build -c release --product stockroom --static-swift-stdlib 2>&1 \
+swift build -c release --product stockroom --static-swift-stdlib -Xlinker --no-export-dynamic 2>&1 \
     | { grep -v "the use of \`mktemp' is dangerous" || true; } >&2
 echo "$(swift build -c release --static-swift-stdlib --show-bin-path)/stockroom"
