@@ -14,7 +14,21 @@ cd "$(dirname "$0")/.."
 # up; each start then paid for that table in every symbol lookup of libstdc++ and libsqlite3:
 # 760k instructions (9% of `items list --limit 20 --format json`; BENCHMARKS.md, "Issue 21:
 # start-up").
+#
+# libstdc++ linked statically as well (the Swift runtime is its only user): loaded as a shared
+# library it cost every start 1.7k symbol lookups and 1.7M instructions (a bare Swift program
+# linked the usual way spends 1.6M of its 2.1M on it). The static Swift runtime's link arguments ask for `-lstdc++`, so a folder
+# holding only the static archive is searched first (swiftc's -L comes before the compiler's
+# own folders); without one (no libstdc++.a installed) the shared library is used as before.
 scripts/setup.sh
-swift build -c release --product stockroom --static-swift-stdlib -Xlinker --no-export-dynamic 2>&1 \
+static_cxx=.build/static-libstdc++
+archive=$(clang -print-file-name=libstdc++.a 2>/dev/null || true)
+link_flags=(-Xlinker --no-export-dynamic)
+if [ -f "$archive" ]; then
+    mkdir -p "$static_cxx"
+    ln -sfn "$archive" "$static_cxx/libstdc++.a"
+    link_flags+=(-Xswiftc -L -Xswiftc "$PWD/$static_cxx")
+fi
+swift build -c release --product stockroom --static-swift-stdlib "${link_flags[@]}" 2>&1 \
     | { grep -v "the use of \`mktemp' is dangerous" || true; } >&2
 echo "$(swift build -c release --static-swift-stdlib --show-bin-path)/stockroom"
