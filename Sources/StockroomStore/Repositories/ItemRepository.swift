@@ -338,6 +338,11 @@ struct ItemRecords<Connection: StoreConnection> {
 
     func update(id: UUID, with edit: ItemEdit, ifVersion expectedVersion: Int?) throws -> Item {
         try connection.inTransaction {
+            // The history turn before the row lock, the order an import's replace takes them
+            // in (a row lock held while waiting for the turn could deadlock with it).
+            if let turn = connection.dialect.historyTurn {
+                try connection.withStatement(turn) { statement in _ = try statement.step() }
+            }
             let current = try item(id: id, locking: true)
             if let expectedVersion {
                 let version = try history.version(of: id)

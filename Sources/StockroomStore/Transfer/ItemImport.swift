@@ -119,6 +119,17 @@ public struct ItemImport {
     func load<Writer: ImportRowWriter, Lookup: StoreStatement>(
         _ descriptor: Int32, lookup: Lookup?, writer: Writer?, progress: (Progress) -> Void
     ) throws -> Summary {
+        let (summary, problems) = try read(descriptor, lookup: lookup, writer: writer, progress: progress)
+        guard problems.isEmpty else { throw problems.rejection }
+        return summary
+    }
+
+    /// ``load(_:lookup:writer:progress:)`` returning the bad rows found instead of throwing
+    /// them, for a writer that checks its rows after the reading (``ImportRowWriter/checksAfterReading``)
+    /// and adds the problems it finds. Throws at once only for an input that has no rows at all.
+    func read<Writer: ImportRowWriter, Lookup: StoreStatement>(
+        _ descriptor: Int32, lookup: Lookup?, writer: Writer?, progress: (Progress) -> Void
+    ) throws -> (Summary, ProblemList) {
         let input = ByteInput(descriptor: descriptor)
         let decoder = ImportRowDecoder()
         var problems = ProblemList()
@@ -168,8 +179,8 @@ public struct ItemImport {
             } else {
                 id = UUID.version7()
             }
-            guard let writer, problems.isEmpty else { return }
-            if let problem = try writer.write(id: id, row: row, decoder: decoder, now: now) {
+            guard let writer, problems.isEmpty || writer.checksAfterReading else { return }
+            if let problem = try writer.write(id: id, row: row, line: line, decoder: decoder, now: now) {
                 problems.add(line: line, problem)
             }
         }
@@ -225,19 +236,25 @@ public struct ItemImport {
             }
         }
         progress(Progress(rows: rows, bytesRead: input.bytesRead))
-        guard problems.isEmpty else { throw problems.rejection }
-        return Summary(rows: rows, imported: rows - existing - unchanged,
-                       skipped: onConflict == .skip ? existing : unchanged,
-                       replaced: onConflict == .replace ? existing : 0,
-                       dryRun: true, rebuiltIndexes: false)
+        return (Summary(rows: rows, imported: rows - existing - unchanged,
+                        skipped: onConflict == .skip ? existing : unchanged,
+                        replaced: onConflict == .replace ? existing : 0,
+                        dryRun: true, rebuiltIndexes: false), problems)
     }
 }
 
 /// Writes one decoded row into the database of an import.
 protocol ImportRowWriter: AnyObject {
     /// Writes one row (the database records its history); returns why it could not be
-    /// written, or nil.
-    func write(id: UUID, row: ImportedRow, decoder: ImportRowDecoder, now: [UInt8]) throws -> String?
+    /// written, or nil. `line` is where the row starts in the input.
+    func write(id: UUID, row: ImportedRow, line: Int, decoder: ImportRowDecoder, now: [UInt8]) throws -> String?
+    /// True when the writer is given every good row, even after a bad one, because it checks
+    /// them all together once the input is read (a server's COPY into a staging table).
+    var checksAfterReading: Bool { get }
+}
+
+extension ImportRowWriter {
+    var checksAfterReading: Bool { false }
 }
 
 /// Writes rows with prepared statements reused for every row; the database's triggers record
@@ -265,7 +282,7 @@ private final class RowWriter: ImportRowWriter {
 
     /// Writes one row; returns why it could not be written, or nil.
     @inline(__always)
-    func write(id: UUID, row: ImportedRow, decoder: ImportRowDecoder, now: [UInt8]) throws -> String? {
+    func write(id: UUID, row: ImportedRow, line: Int, decoder: ImportRowDecoder, now: [UInt8]) throws -> String? {
         defer { insert.reset() }
         let (item, created, updated) = try ItemImport.bind(row, id: id, decoder: decoder, now: now, to: insert)
         do {
