@@ -176,8 +176,8 @@ public struct ItemRepository {
     /// Resolves a full id or a unique prefix of an item that has a history, deleted or not.
     public func resolveHistoryID(_ text: String) throws -> UUID {
         switch engine {
-        case .sqlite(let records): try IDPrefix.resolve(text, in: ItemEventsTable.name, column: "item_id", record: .item, connection: records.connection)
-        case .postgres(let records): try IDPrefix.resolve(text, in: ItemEventsTable.name, column: "item_id", record: .item, connection: records.connection)
+        case .sqlite(let records): try IDPrefix.resolve(text, in: ItemEventsTable.name, column: ItemEventsTable.itemIDColumn, record: .item, connection: records.connection)
+        case .postgres(let records): try IDPrefix.resolve(text, in: ItemEventsTable.name, column: ItemEventsTable.itemIDColumn, record: .item, connection: records.connection)
         }
     }
 

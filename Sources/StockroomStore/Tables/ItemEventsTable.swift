@@ -13,7 +13,9 @@ enum ItemEventsTable {
     /// The table's name.
     static let name = "item_events"
     /// The primary key, in order: the order events are read in by copy and check.
-    static let keyColumns = ["item_id", "version"]
+    static let keyColumns = [itemIDColumn, "version"]
+    /// The column naming the item an event belongs to.
+    static let itemIDColumn = "item_id"
 
     /// `item_id, version, recorded_at` then the event's columns, with each group's bind position.
     struct Layout {
@@ -22,7 +24,7 @@ enum ItemEventsTable {
 
         init() {
             var columns = ColumnLayout()
-            itemID = columns.add("item_id")
+            itemID = columns.add(itemIDColumn)
             version = columns.add("version")
             recordedAt = columns.add("recorded_at")
             event = columns.add(ItemEventCodec.columns())

@@ -34,6 +34,9 @@ enum ItemsTable {
 
     static let insertLayout = InsertLayout()
     static let insertSQL = "INSERT INTO \(name) (\(insertLayout.columns.list)) VALUES (\(insertLayout.columns.placeholders))"
+    /// ``insertSQL`` that leaves a row whose id is stored already (`import --on-conflict skip`
+    /// or `replace`), changing nothing for it (``StoreConnection/changes`` is 0).
+    static let insertSkippingExistingSQL = "\(insertSQL) ON CONFLICT (\(key)) DO NOTHING"
 
     /// Binds `item` and `now` (as both times) to an ``insertSQL`` statement and runs it.
     @inline(__always)

@@ -62,7 +62,7 @@ final class PostgresRowWriter: ImportRowWriter {
         self.onConflict = onConflict
         // A stored id never raises an error here (it would abort the transaction, and the
         // import goes on reading to report every bad row): the change count tells.
-        insert = try connection.cachedStatement(ItemsTable.insertSQL + " ON CONFLICT (id) DO NOTHING")
+        insert = try connection.cachedStatement(ItemsTable.insertSkippingExistingSQL)
         lookup = try connection.cachedStatement(ItemImport.lookupSQL)
         replacement = onConflict == .replace ? try ItemImport.Replacement(connection: connection) : nil
     }

@@ -254,11 +254,9 @@ private final class RowWriter: ImportRowWriter {
     init(database: Database, onConflict: ItemImport.ConflictPolicy) throws {
         self.database = database
         self.onConflict = onConflict
-        var sql = ItemsTable.insertSQL
         // With replace too the INSERT leaves a stored item alone: the stored item is read first,
         // so that only a row that changes something is written (only for the ids that conflict).
-        if onConflict != .fail { sql += " ON CONFLICT (id) DO NOTHING" }
-        insert = try database.prepare(sql)
+        insert = try database.prepare(onConflict == .fail ? ItemsTable.insertSQL : ItemsTable.insertSkippingExistingSQL)
         lookup = try database.prepare(ItemImport.lookupSQL)
         replacement = onConflict == .replace ? try ItemImport.Replacement(connection: database) : nil
     }
