@@ -171,8 +171,9 @@ public enum ItemExport {
     }
 
     /// The columns of `items list --format csv` (the raw column values, the status through its
-    /// codec), then the two times.
-    private static func writeCSVRow<Row: ColumnSource>(_ statement: Row, to output: ByteOutput) throws {
+    /// codec), then the two times, from a row of ``layout``'s columns. Also what the import
+    /// fuzzer writes back its accepted rows with (Fuzz/Sources/FuzzImportRowDecoder).
+    static func writeCSVRow<Row: ColumnSource>(_ statement: Row, to output: ByteOutput) throws {
         let row = try decodedRow(statement)
         try statement.withText(at: row.id) { id in try output.append(id) }
         try output.append(UInt8(ascii: ","))
