@@ -55,7 +55,7 @@ extension DatabaseCheck {
                                on store: PostgresStoreConnection) throws -> TableSelection<PostgresStoreStatement> {
         let connection = store.connection
         // item_events' key gives its order; the other tables have an id as their key.
-        let order = table == ItemEventsTable.name ? ItemEventsTable.keyColumns.joined(separator: ", ") : "id"
+        let order = table == ItemEventsTable.name ? ItemEventsTable.keyList : "id"
         try connection.execute("SAVEPOINT stockroom_check")
         do {
             let statement = try store.cachedStatement("SELECT \(columns) FROM \(table) ORDER BY \(order)")

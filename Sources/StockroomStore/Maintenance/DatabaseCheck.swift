@@ -147,7 +147,7 @@ public enum DatabaseCheck {
         try rowProblems(isAtLatestVersion: isAtLatestVersion, tableExists: database.tableExists) { table, columns in
             do {
                 // item_events is WITHOUT ROWID: its key gives its order.
-                let order = table == ItemEventsTable.name ? ItemEventsTable.keyColumns.joined(separator: ", ") : "rowid"
+                let order = table == ItemEventsTable.name ? ItemEventsTable.keyList : "rowid"
                 return .statement(try database.prepare("SELECT \(columns) FROM \(table) ORDER BY \(order)"))
             } catch let error as SQLiteError where !error.isCorruption && !error.isBusy {
                 // A column this binary reads is missing: the table has another shape.
@@ -204,7 +204,7 @@ public enum DatabaseCheck {
 
     /// Items and events in the order the history replay walks them (``historyProblems(items:events:)``).
     static let historyItemsSQL = "\(ItemsTable.selectAll) ORDER BY \(ItemsTable.key)"
-    static let historyEventsSQL = "SELECT \(ItemEventsTable.selectColumns) FROM \(ItemEventsTable.name) ORDER BY \(ItemEventsTable.keyColumns.joined(separator: ", "))"
+    static let historyEventsSQL = "SELECT \(ItemEventsTable.selectColumns) FROM \(ItemEventsTable.name) ORDER BY \(ItemEventsTable.keyList)"
 
     /// The replay over two statements of any engine: `items` from ``historyItemsSQL``, `events`
     /// from ``historyEventsSQL``.

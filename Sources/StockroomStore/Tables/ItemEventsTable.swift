@@ -14,6 +14,8 @@ enum ItemEventsTable {
     static let name = "item_events"
     /// The primary key, in order: the order events are read in by copy and check.
     static let keyColumns = [itemIDColumn, "version"]
+    /// ``keyColumns`` as an SQL list, for an ORDER BY.
+    static let keyList = keyColumns.joined(separator: ", ")
     /// The column naming the item an event belongs to.
     static let itemIDColumn = "item_id"
 
