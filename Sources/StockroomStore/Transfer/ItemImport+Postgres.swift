@@ -122,7 +122,7 @@ struct PostgresImportStaging {
     /// Temporary, so unlogged and private to the session; dropped at the end of the transaction.
     static let table = "stockroom_import_rows"
     /// The `items` columns an import writes, in bind order.
-    private let columns = ItemRepository.insertLayout.columns.names
+    private let columns = ItemsTable.insertLayout.columns.names
 
     /// `line`: where the row starts in the input; `named`: the row gave its id (generated ids
     /// need no check); `dated`: the row gave its creation time (a replace keeps the stored one
@@ -131,7 +131,7 @@ struct PostgresImportStaging {
         let list = columns.joined(separator: ", ")
         try connection.execute("""
             CREATE TEMPORARY TABLE \(Self.table) ON COMMIT DROP AS
-            SELECT 0::bigint AS line, 0::integer AS named, 0::integer AS dated, \(list) FROM items WITH NO DATA
+            SELECT 0::bigint AS line, 0::integer AS named, 0::integer AS dated, \(list) FROM \(ItemsTable.name) WITH NO DATA
             """)
     }
 
@@ -147,14 +147,14 @@ struct PostgresImportStaging {
     /// The first ``ImportRejection/shownLimit`` rows, by line, whose id cannot be written, and
     /// how many there are: a deleted item's id (its history is kept); a stored one under `fail`.
     func unwritableIDs() throws -> (problems: [ImportRejection.Problem], total: Int) {
-        let id = columns[ItemRepository.insertLayout.item]
+        let id = columns[ItemsTable.insertLayout.item]
         let deleted = "i.\(id) IS NULL AND EXISTS (SELECT 1 FROM \(ItemHistory.table) e WHERE e.item_id = s.\(id) AND e.version = 1)"
         let refused = onConflict == .fail ? "i.\(id) IS NOT NULL OR \(deleted)" : deleted
         // Planned with the staging table's real size: without statistics the planner guesses.
         try connection.execute("ANALYZE \(Self.table)")
         let result = try connection.query("""
             SELECT s.line, s.\(id), i.\(id) IS NOT NULL, count(*) OVER ()
-            FROM \(Self.table) s LEFT JOIN items i ON i.\(id) = s.\(id)
+            FROM \(Self.table) s LEFT JOIN \(ItemsTable.name) i ON i.\(id) = s.\(id)
             WHERE s.named = 1 AND (\(refused))
             ORDER BY s.line LIMIT \(ImportRejection.shownLimit)
             """)
@@ -182,11 +182,11 @@ struct PostgresImportStaging {
         switch onConflict {
         case .fail:
             // The checks found no stored id, and no writer can add one before COMMIT.
-            return (try connection.run("INSERT INTO items (\(list)) SELECT \(selected) FROM \(Self.table) s ORDER BY s.line"), 0)
+            return (try connection.run("INSERT INTO \(ItemsTable.name) (\(list)) SELECT \(selected) FROM \(Self.table) s ORDER BY s.line"), 0)
         case .skip:
             return (try connection.run("""
-                INSERT INTO items (\(list)) SELECT \(selected) FROM \(Self.table) s ORDER BY s.line
-                ON CONFLICT (\(columns[ItemRepository.insertLayout.item])) DO NOTHING
+                INSERT INTO \(ItemsTable.name) (\(list)) SELECT \(selected) FROM \(Self.table) s ORDER BY s.line
+                ON CONFLICT (\(columns[ItemsTable.insertLayout.item])) DO NOTHING
                 """), 0)
         case .replace:
             return try replace()
@@ -200,7 +200,7 @@ struct PostgresImportStaging {
     /// written: PostgreSQL compares names byte by byte, Swift by canonical equivalence, so the
     /// rows whose names differ only in their bytes are asked of Swift first.
     private func replace() throws -> (imported: Int, replaced: Int) {
-        let layout = ItemRepository.insertLayout
+        let layout = ItemsTable.insertLayout
         let id = columns[layout.item]
         let fields = ItemCodec.columns().filter { $0 != id }
         let name = fields[0]
@@ -208,7 +208,7 @@ struct PostgresImportStaging {
         let unchangedElse = others.map { "i.\($0) IS NOT DISTINCT FROM s.\($0)" }.joined(separator: " AND ")
         // Names in other bytes can only be canonically equal if one is not ASCII.
         let candidates = try connection.query("""
-            SELECT s.line, i.\(name), s.\(name) FROM \(Self.table) s JOIN items i ON i.\(id) = s.\(id)
+            SELECT s.line, i.\(name), s.\(name) FROM \(Self.table) s JOIN \(ItemsTable.name) i ON i.\(id) = s.\(id)
             WHERE i.\(name) <> s.\(name) AND \(unchangedElse)
               AND (octet_length(i.\(name)) <> char_length(i.\(name)) OR octet_length(s.\(name)) <> char_length(s.\(name)))
             """)
@@ -238,8 +238,8 @@ struct PostgresImportStaging {
         // DO UPDATE made (it holds the conflict's row lock): which rows were added.
         let written = try connection.query("""
             WITH written AS (
-                INSERT INTO items (\(list))
-                SELECT \(selected) FROM \(Self.table) s LEFT JOIN items i ON i.\(id) = s.\(id)
+                INSERT INTO \(ItemsTable.name) (\(list))
+                SELECT \(selected) FROM \(Self.table) s LEFT JOIN \(ItemsTable.name) i ON i.\(id) = s.\(id)
                 WHERE i.\(id) IS NULL OR \(changed)
                 ORDER BY s.line
                 ON CONFLICT (\(id)) DO UPDATE SET \(assignments)

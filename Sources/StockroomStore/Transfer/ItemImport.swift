@@ -97,14 +97,14 @@ public struct ItemImport {
         defer { try? database.execute("PRAGMA temp_store = \(temporaryStorage)") }
         return try database.writeTransaction {
             let before = try ItemRepository(database: database).count()
-            let rebuild = before == 0 ? try IndexRebuild(database: database) : nil
+            let rebuild = before == 0 ? try SecondaryIndexes(of: [ItemsTable.name], on: database) : nil
             if let loadCacheKiB { try database.execute("PRAGMA cache_size = -\(loadCacheKiB)") }
             defer { if loadCacheKiB != nil { try? database.execute("PRAGMA cache_size = -2000") } }
-            try rebuild?.dropIndexes()
+            try rebuild?.drop(database.execute)
             // The database's triggers write each item's history as its row is written.
             let writer = try RowWriter(database: database, onConflict: onConflict)
             let summary = try load(descriptor, lookup: try database.prepare(ItemImport.lookupSQL), writer: writer, progress: progress)
-            try rebuild?.createIndexes()
+            try rebuild?.create(database.execute)
             let written = try ItemRepository(database: database).count() - before
             let replaced = writer.replacement?.replaced ?? 0
             return Summary(rows: summary.rows, imported: written,
@@ -271,11 +271,9 @@ private final class RowWriter: ImportRowWriter {
     init(database: Database, onConflict: ItemImport.ConflictPolicy) throws {
         self.database = database
         self.onConflict = onConflict
-        var sql = ItemRepository.insertSQL
         // With replace too the INSERT leaves a stored item alone: the stored item is read first,
         // so that only a row that changes something is written (only for the ids that conflict).
-        if onConflict != .fail { sql += " ON CONFLICT (id) DO NOTHING" }
-        insert = try database.prepare(sql)
+        insert = try database.prepare(onConflict == .fail ? ItemsTable.insertSQL : ItemsTable.insertSkippingExistingSQL)
         lookup = try database.prepare(ItemImport.lookupSQL)
         replacement = onConflict == .replace ? try ItemImport.Replacement(connection: database) : nil
     }
@@ -301,34 +299,6 @@ private final class RowWriter: ImportRowWriter {
                 try replacement.replace(with: item, created: row.hasCreatedAt ? created : nil, updated: time)
             }
         }
-    }
-}
-
-/// The secondary indexes of `items`, dropped before a bulk load and created again after it from
-/// the SQL SQLite kept for them.
-private struct IndexRebuild {
-    let database: Database
-    let indexes: [(name: String, sql: String)]
-
-    init(database: Database) throws {
-        self.database = database
-        indexes = try database.withStatement(
-            "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'items' AND sql IS NOT NULL ORDER BY name"
-        ) { statement in
-            var found: [(String, String)] = []
-            while try statement.step() { found.append((statement.text(at: 0), statement.text(at: 1))) }
-            return found
-        }
-    }
-
-    func dropIndexes() throws {
-        for index in indexes {
-            try database.execute("DROP INDEX \"\(index.name.replacing("\"", with: "\"\""))\"")
-        }
-    }
-
-    func createIndexes() throws {
-        for index in indexes { try database.execute(index.sql) }
     }
 }
 
@@ -388,7 +358,7 @@ extension ItemImport {
     @inline(__always)
     static func bind<Statement: ParameterSink>(_ row: ImportedRow, id: UUID, decoder: ImportRowDecoder, now: [UInt8],
                                                to insert: Statement) throws -> (item: Item, created: [UInt8], updated: [UInt8]) {
-        let layout = ItemRepository.insertLayout
+        let layout = ItemsTable.insertLayout
         var binder = RowBinder(insert, at: layout.item)
         let item = Item(id: id, name: row.name, color: row.color, status: row.status)
         try ItemCodec.bind(item, to: &binder)
