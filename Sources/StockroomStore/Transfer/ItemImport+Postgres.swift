@@ -148,7 +148,7 @@ struct PostgresImportStaging {
     /// how many there are: a deleted item's id (its history is kept); a stored one under `fail`.
     func unwritableIDs() throws -> (problems: [ImportRejection.Problem], total: Int) {
         let id = columns[ItemsTable.insertLayout.item]
-        let deleted = "i.\(id) IS NULL AND EXISTS (SELECT 1 FROM \(ItemHistory.table) e WHERE e.item_id = s.\(id) AND e.version = 1)"
+        let deleted = "i.\(id) IS NULL AND EXISTS (SELECT 1 FROM \(ItemEventsTable.name) e WHERE e.\(ItemEventsTable.itemIDColumn) = s.\(id) AND e.version = 1)"
         let refused = onConflict == .fail ? "i.\(id) IS NOT NULL OR \(deleted)" : deleted
         // Planned with the staging table's real size: without statistics the planner guesses.
         try connection.execute("ANALYZE \(Self.table)")
