@@ -50,6 +50,42 @@ import Testing
         }
     }
 
+    @Test("the checks in the issue's order: a foreign Host 403, then a cross-site write 403, then a missing token 401")
+    func order() async throws {
+        let token = "0123456789abcdef0123456789abcdef"
+        let body = #"{"name":"Sneaky","status":{"case":"inStock","quantity":1}}"#
+        // The router test client sends `Host: localhost` without a port: a server on port 81
+        // does not accept it, whatever else the request lacks.
+        let elsewhere = try await ServerFixture(configuration: ServerConfiguration(port: 81, token: token))
+        try await elsewhere.test { client in
+            let foreign = try await client.send(.post, "/api/items", json: body, headers: [.secFetchSite: "cross-site"])
+            #expect(foreign.status == .forbidden)
+            #expect((foreign.object["detail"] as? String)?.contains("Host") == true, "\(foreign.text)")
+        }
+        let fixture = try await ServerFixture(configuration: ServerConfiguration(port: 80, token: token))
+        try await fixture.test { client in
+            // No token and cross-site: refused as cross-site (403), not as unauthenticated.
+            let crossSite = try await client.send(.post, "/api/items", json: body, headers: [.secFetchSite: "cross-site"])
+            #expect(crossSite.status == .forbidden)
+            #expect((crossSite.object["detail"] as? String)?.contains("Sec-Fetch-Site: cross-site") == true, "\(crossSite.text)")
+            #expect(crossSite.headers[.wwwAuthenticate] == nil)
+            let origin = try await client.send(.post, "/items", json: "name=Sneaky&status=in-stock&quantity=1",
+                                               type: "application/x-www-form-urlencoded", headers: [.origin: "http://evil.example"])
+            #expect(origin.status == .forbidden)
+            #expect((origin.object["detail"] as? String)?.contains("evil.example") == true, "\(origin.text)")
+            // The same write from this site, still without the token: 401.
+            let sameSite = try await client.send(.post, "/api/items", json: body, headers: [.secFetchSite: "same-origin"])
+            #expect(sameSite.status == .unauthorized)
+            #expect(sameSite.headers[.wwwAuthenticate] == "Bearer")
+            // A cross-site write with the right token is still refused: the token does not make it same-site.
+            let withToken = try await client.send(.post, "/api/items", json: body,
+                                                  headers: [.secFetchSite: "cross-site", .authorization: "Bearer \(token)"])
+            #expect(withToken.status == .forbidden)
+        }
+        #expect(try fixture.store().items.count() == 0)
+        #expect(try elsewhere.store().items.count() == 0)
+    }
+
     @Test("constant-time comparison gives the right answer for every length")
     func comparison() {
         #expect(RequestChecks.constantTimeEqual("abc", "abc"))
