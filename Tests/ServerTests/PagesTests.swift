@@ -81,19 +81,36 @@ import Testing
             let blank = try await post("step=name&answer=&action=next")
             #expect(blank.status == .unprocessableContent)
             #expect(blank.text.contains(HTML.escape(WizardPresentation.reason(for: .invalidName(reason: InventoryError.blankName.description)))))
-            #expect(try await post("step=name&answer=Lamp&action=next").headers[.location] == location + "?step=color")
-            #expect(try await post("step=color&answer=none&action=back").headers[.location] == location + "?step=name")
-            #expect(try await post("step=color&answer=white").headers[.location] == location + "?step=inStock")
+            /// Where an answer leads: the step named first, then the wizard's memory.
+            func step(_ response: TestResponse) -> String? {
+                response.headers[.location].map { String($0.split(separator: "&").first ?? "") }
+            }
+            #expect(step(try await post("step=name&answer=Lamp&action=next")) == location + "?step=color")
+            #expect(step(try await post("step=color&answer=none&action=back")) == location + "?step=name")
+            #expect(step(try await post("step=color&answer=white")) == location + "?step=inStock")
             let inStock = try await client.send(.get, location + "?step=inStock")
             #expect(inStock.text.contains("<legend>In stock? [Y/n]</legend>"))
-            #expect(try await post("step=inStock&answer=y").headers[.location] == location + "?step=quantity")
-            #expect(try await post("step=quantity&answer=3").headers[.location] == location + "?step=review")
-            let review = try await client.send(.get, location + "?step=review")
+            #expect(step(try await post("step=inStock&answer=y")) == location + "?step=quantity")
+            let toReview = try await post("step=quantity&answer=3")
+            #expect(step(toReview) == location + "?step=review")
+            // The memory rides in the URL and the form: no, back, yes offers the 3 again.
+            let memory = "remembered-quantity=3&remembered-back-order=false"
+            #expect(toReview.headers[.location] == location + "?step=review&" + memory)
+            let review = try await client.send(.get, try #require(toReview.headers[.location]))
             #expect(review.text.contains("Lamp"))
+            #expect(review.text.contains(#"<input type="hidden" name="remembered-quantity" value="3">"#))
+            #expect(try await post("step=inStock&answer=n&" + memory).headers[.location] == location + "?step=backOrder&" + memory)
+            #expect(try await post("step=backOrder&answer=&action=back&" + memory).headers[.location] == location + "?step=inStock&" + memory)
+            let again = try await post("step=inStock&answer=y&" + memory)
+            #expect(again.headers[.location] == location + "?step=quantity&" + memory)
+            let quantity = try await client.send(.get, try #require(again.headers[.location]))
+            #expect(quantity.text.contains(#"type="number" inputmode="numeric" value="3""#))
+            #expect(step(try await post("step=quantity&answer=3&" + memory)) == location + "?step=review")
             let saved = try await post("step=review&answer=s")
             #expect(saved.headers[.location]?.hasPrefix("/items/") == true)
         }
         #expect(try fixture.store().items.items().map(\.name) == ["Lamp"])
+        #expect(try fixture.store().items.items().map(\.status) == [.inStock(quantity: 3)])
     }
 
     @Test("an upload with a bad row lists it by line and imports nothing; a good one imports")
