@@ -7,13 +7,14 @@ import Inventory
 import StockroomStore
 import Testing
 
-/// The pages without a browser: plain forms posted as a browser without JavaScript would.
+/// The pages without a browser: plain forms posted as a browser without JavaScript would, on
+/// both engines (the contract-suite way).
 @Suite("Web pages") struct PagesTests {
     static let form = "application/x-www-form-urlencoded"
 
-    @Test("the list filters; a form adds an item; a bad form is shown again with the reason")
-    func listAndAdd() async throws {
-        let fixture = try await ServerFixture()
+    @Test("the list filters; a form adds an item; a bad form is shown again with the reason", arguments: Engine.allCases)
+    func listAndAdd(engine: Engine) async throws {
+        let fixture = try await ServerFixture(engine)
         try fixture.store().items.insert(contentsOf: [Item(name: "Cable", color: .red), Item(name: "Big keyboard", status: .outOfStock(isOnBackOrder: false))])
         try await fixture.test { client in
             let all = try await client.send(.get, "/")
@@ -40,9 +41,9 @@ import Testing
         #expect(items.last?.color == .blue && items.last?.status == .inStock(quantity: 7))
     }
 
-    @Test("a stale edit or delete shows a conflict and changes nothing; a current one applies")
-    func staleEditAndDelete() async throws {
-        let fixture = try await ServerFixture()
+    @Test("a stale edit or delete shows a conflict and changes nothing; a current one applies", arguments: Engine.allCases)
+    func staleEditAndDelete(engine: Engine) async throws {
+        let fixture = try await ServerFixture(engine)
         let store = try fixture.store()
         let item = Item(name: "Charger", color: .yellow, status: .inStock(quantity: 20))
         try store.items.insert(item)
@@ -66,9 +67,9 @@ import Testing
         #expect(try store.items.count() == 0)
     }
 
-    @Test("the wizard pages: one question each, the terminal's label and reasons, back, and save")
-    func wizard() async throws {
-        let fixture = try await ServerFixture()
+    @Test("the wizard pages: one question each, the terminal's label and reasons, back, and save", arguments: Engine.allCases)
+    func wizard(engine: Engine) async throws {
+        let fixture = try await ServerFixture(engine)
         try await fixture.test { client in
             let started = try await client.send(.post, "/drafts", json: "", type: PagesTests.form)
             #expect(started.status == .seeOther)
@@ -113,9 +114,9 @@ import Testing
         #expect(try fixture.store().items.items().map(\.status) == [.inStock(quantity: 3)])
     }
 
-    @Test("an upload with a bad row lists it by line and imports nothing; a good one imports")
-    func upload() async throws {
-        let fixture = try await ServerFixture()
+    @Test("an upload with a bad row lists it by line and imports nothing; a good one imports", arguments: Engine.allCases)
+    func upload(engine: Engine) async throws {
+        let fixture = try await ServerFixture(engine)
         try await fixture.test { client in
             func upload(_ content: String, fileName: String = "items.jsonl") async throws -> TestResponse {
                 let boundary = "----stockroom-test"
