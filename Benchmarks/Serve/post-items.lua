@@ -1,5 +1,6 @@
 -- wrk script for W10: POST /api/items with a body of its own per request (distinct names),
--- counting each status so the run can be checked against the rows found afterwards.
+-- counting each status; the name of every item acknowledged with 201 goes to the file
+-- $W10_ACKNOWLEDGED.THREAD, so the run can check that each one is in the database afterwards.
 local counter = 0
 local threads = {}
 
@@ -11,6 +12,7 @@ end
 function init(args)
     created = 0
     other = 0
+    acknowledged = io.open(os.getenv("W10_ACKNOWLEDGED") .. "." .. id, "w")
 end
 
 function request()
@@ -20,7 +22,13 @@ function request()
 end
 
 function response(status, headers, body)
-    if status == 201 then created = created + 1 else other = other + 1 end
+    if status == 201 then
+        created = created + 1
+        acknowledged:write(body:match('"name":"([^"]*)"'), "\n")
+        acknowledged:flush()
+    else
+        other = other + 1
+    end
 end
 
 function done(summary, latency, requests)
