@@ -12,6 +12,7 @@
 # printed beside every figure (other work on the machine shows there).
 #   scripts/bench-serve.sh                 1M items, 20 s per wrk run, 2 rounds
 #   ITEMS=20000 DURATION=3 ROUNDS=1 scripts/bench-serve.sh     a quick check that it all runs
+#   ONLY=W10 scripts/bench-serve.sh        one comparison (W9, W10, export; comma-separated)
 # Needs `scripts/setup.sh --bench` (wrk, gcc); Datasette goes into .build/bench-venv (PyPI),
 # never into the product.
 set -euo pipefail
@@ -20,6 +21,8 @@ cd "$(dirname "$0")/.."
 items=${ITEMS:-1000000}
 duration=${DURATION:-20}
 rounds=${ROUNDS:-2}
+only=${ONLY:-W9,W10,export}   # e.g. ONLY=W10 runs that comparison alone
+want() { [[ ",$only," == *",$1,"* ]]; }
 work=.build/bench-serve
 mkdir -p "$work"
 stockroom=${STOCKROOM:-$(scripts/build-release.sh)}
@@ -57,6 +60,7 @@ echo "# bench-serve: $items items, wrk $duration s, $rounds rounds, $(nproc) cor
 echo "# stockroom: $stockroom; datasette: $("$venv/bin/datasette" --version); $(wrk -v 2>&1 | head -1)"
 
 # ---- W9 ----
+if want W9; then
 stockroom_port=$(free_port)
 "$stockroom" serve --db "$file" --port "$stockroom_port" 2>"$work/serve-w9.log" >/dev/null &
 stockroom_pid=$!
@@ -96,8 +100,10 @@ for round in $(seq "$rounds"); do
 done
 echo "W9 peak RSS: stockroom $(peak_rss_mib $stockroom_pid) MiB, datasette $(peak_rss_mib $datasette_pid) MiB"
 kill $stockroom_pid $datasette_pid; wait $stockroom_pid $datasette_pid 2>/dev/null || true
+fi
 
 # ---- W10 ----
+if want W10; then
 empty="$work/empty.sqlite"
 rm -f "$empty"*
 "$stockroom" items add --db "$empty" --name "Seed" >/dev/null
@@ -128,8 +134,10 @@ for round in $(seq "$rounds"); do
     before=$(load)
     echo "W10 round $round raw C floor: $("$work/floor" "$target" "$duration") (load $before -> $(load))"
 done
+fi
 
 # ---- export ----
+if want export; then
 port=$(free_port)
 "$stockroom" serve --db "$file" --port "$port" 2>"$work/serve-export.log" >/dev/null &
 pid=$!
@@ -149,3 +157,4 @@ subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True)
 print("export: stockroom export peak RSS %.1f MiB" % (resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024))' \
     "$stockroom" export --db "$file" --format jsonl
 kill $pid; wait $pid || true
+fi

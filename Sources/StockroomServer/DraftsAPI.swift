@@ -67,26 +67,26 @@ struct DraftsAPI: Sendable {
     }
 
     func edit(_ text: String, with edit: ItemEdit) async throws -> IdentifiedDraft {
-        try await pool.run { store in
+        try await pool.write { store in
             try store.write { try store.drafts.edit(id: try store.drafts.resolveID(text), with: edit) }
         }
     }
 
     func cancel(_ text: String) async throws {
-        try await pool.run { store in
+        try await pool.write { store in
             try store.write { try store.drafts.cancel(id: try store.drafts.resolveID(text)) }
         }
     }
 
     func save(_ text: String) async throws -> Item {
-        try await pool.run { store in
+        try await pool.write { store in
             try store.write { try store.drafts.save(id: try store.drafts.resolveID(text)) }
         }
     }
 
     /// A new draft: adding (with the fields given) or duplicating an item.
     func start(duplicating itemText: String?, edit: ItemEdit) async throws -> IdentifiedDraft {
-        try await pool.run { store in
+        try await pool.write { store in
             try store.write {
                 if let itemText {
                     return try store.drafts.startDuplicating(itemID: try store.items.resolveID(itemText))
@@ -172,7 +172,7 @@ struct DraftsAPI: Sendable {
     }
 
     func advance(_ text: String, at kind: WizardStep.Kind?, remembering memory: DraftWizard.Memory?, with answer: String) async throws -> Outcome {
-        try await pool.run { store in
+        try await pool.write { store in
             try store.write {
                 let entry = try store.drafts.draft(id: try store.drafts.resolveID(text))
                 let wizard = DraftsAPI.rebuilt(entry, at: kind, remembering: memory)

@@ -102,7 +102,7 @@ struct TransferAPI: Sendable {
     func run(format: TransferFormat, policy: ItemImport.ConflictPolicy, spool: Spool) async throws -> ItemImport.Summary {
         defer { spool.close() }
         let descriptor = spool.descriptor
-        return try await pool.run { store in
+        return try await pool.write { store in
             try ItemImport(format: format, onConflict: policy).run(reading: descriptor, into: store)
         }
     }
