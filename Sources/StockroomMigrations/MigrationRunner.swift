@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import SQLiteCore
+import TextFormats
 
 /// A migration recorded in the database's `schema_migrations` table.
 public struct AppliedMigration: Sendable, Equatable {
@@ -198,16 +199,5 @@ public final class MigrationRunner {
             try statement.bind(migration.checksum, at: 2)
             try statement.run()
         }
-    }
-}
-
-extension StringProtocol {
-    /// The text without leading and trailing characters that satisfy `isTrimmed` (Foundation's
-    /// `trimmingCharacters(in:)` without linking Foundation: BENCHMARKS.md, W6).
-    fileprivate func trimmed(_ isTrimmed: (Character) -> Bool) -> SubSequence {
-        guard let first = firstIndex(where: { !isTrimmed($0) }), let last = lastIndex(where: { !isTrimmed($0) }) else {
-            return self[endIndex...]
-        }
-        return self[first...last]
     }
 }

@@ -25,8 +25,8 @@ extension DatabaseCheck {
             }
             let applied = try runner.appliedMigrations()
             summary = DatabaseSummary(schemaVersion: applied.last?.version ?? 0,
-                                      itemCount: try rowCount(of: "items", on: connection),
-                                      draftCount: try rowCount(of: "drafts", on: connection))
+                                      itemCount: try rowCount(of: ItemsTable.name, on: connection),
+                                      draftCount: try rowCount(of: DraftsTable.name, on: connection))
             problems += runner.validationErrors(applied).map { Problem(kind: .migrations, message: $0.description) }
             problems += try ruleProblems(on: connection)
 
@@ -55,7 +55,7 @@ extension DatabaseCheck {
                                on store: PostgresStoreConnection) throws -> TableSelection<PostgresStoreStatement> {
         let connection = store.connection
         // item_events' key gives its order; the other tables have an id as their key.
-        let order = table == ItemHistory.table ? "item_id, version" : "id"
+        let order = table == ItemEventsTable.name ? ItemEventsTable.keyList : "id"
         try connection.execute("SAVEPOINT stockroom_check")
         do {
             let statement = try store.cachedStatement("SELECT \(columns) FROM \(table) ORDER BY \(order)")
@@ -70,7 +70,7 @@ extension DatabaseCheck {
     /// Constraints on the inventory's tables that the server does not hold existing rows to
     /// (added `NOT VALID`), and disabled triggers (`ALTER TABLE ... DISABLE TRIGGER`).
     private static func ruleProblems(on connection: Connection) throws -> [Problem] {
-        let tables = "(to_regclass('items'), to_regclass('drafts'), to_regclass('\(ItemHistory.table)'))"
+        let tables = "(to_regclass('\(ItemsTable.name)'), to_regclass('\(DraftsTable.name)'), to_regclass('\(ItemEventsTable.name)'))"
         let unvalidated = try connection.query("""
             SELECT conname, conrelid::regclass::text FROM pg_constraint
             WHERE conrelid IN \(tables) AND NOT convalidated ORDER BY 2, 1

@@ -11,8 +11,8 @@ import TextFormats
 /// memory stays flat at any size. Each item carries its `created_at`/`updated_at` times.
 public enum ItemExport {
     /// The item's columns then `created_at, updated_at`: the layout items are inserted with.
-    static let layout = ItemRepository.insertLayout
-    static let selectSQL = "SELECT \(layout.columns.list) FROM items ORDER BY id"
+    static let layout = ItemsTable.insertLayout
+    static let selectSQL = "SELECT \(layout.columns.list) FROM \(ItemsTable.name) ORDER BY \(ItemsTable.key)"
 
     /// Writes every item to `descriptor` (standard output, say) and returns how many.
     public static func write(_ format: TransferFormat, from database: Database, to descriptor: Int32) throws -> Int {
@@ -98,7 +98,7 @@ public enum ItemExport {
     /// `stockroom copy` reads), so the server never holds more than a page for us.
     private static func write(_ format: TransferFormat, from connection: PostgresStoreConnection, to output: ByteOutput) throws -> Int {
         // The page size is spelled in the SQL: a prepared `LIMIT $n` gets a generic plan.
-        let select = "SELECT \(layout.columns.list) FROM items"
+        let select = "SELECT \(layout.columns.list) FROM \(ItemsTable.name)"
         let first = "\(select) ORDER BY id LIMIT \(pageSize)"
         let next = "\(select) WHERE id > ?1 ORDER BY id LIMIT \(pageSize)"
         try writeStart(format, to: output)
@@ -166,13 +166,14 @@ public enum ItemExport {
         do {
             return try ItemCodec.decodeInPlace(from: &row)
         } catch {
-            throw StoreError.undecodableRow(table: "items", id: statement.text(at: layout.item), reason: error.reason)
+            throw StoreError.undecodableRow(table: ItemsTable.name, id: statement.text(at: layout.item), reason: error.reason)
         }
     }
 
     /// The columns of `items list --format csv` (the raw column values, the status through its
-    /// codec), then the two times.
-    private static func writeCSVRow<Row: ColumnSource>(_ statement: Row, to output: ByteOutput) throws {
+    /// codec), then the two times, from a row of ``layout``'s columns. Also what the import
+    /// fuzzer writes back its accepted rows with (Fuzz/Sources/FuzzImportRowDecoder).
+    static func writeCSVRow<Row: ColumnSource>(_ statement: Row, to output: ByteOutput) throws {
         let row = try decodedRow(statement)
         try statement.withText(at: row.id) { id in try output.append(id) }
         try output.append(UInt8(ascii: ","))
