@@ -352,7 +352,7 @@ private final class LineReader {
 }
 
 extension ItemImport {
-    /// Binds an imported row to an `items` INSERT (``ItemRepository/insertSQL``, on either
+    /// Binds an imported row to an `items` INSERT (``ItemsTable/insertSQL``, on either
     /// engine): the item, then its times as the file gives them (an update time defaults to the
     /// creation time, both to `now`). Returns the item and the two times, which its history records.
     @inline(__always)

@@ -23,7 +23,7 @@ public enum TransferFormat: String, Sendable, CaseIterable {
 /// values of the `items` table's columns, as ``ItemCodec`` and ``StatusCodec`` name and write
 /// them), then the times.
 enum ItemCSVLayout {
-    /// The fields, in the order of ``ItemRepository/insertLayout``, which names them.
+    /// The fields, in the order of ``ItemsTable/insertLayout``, which names them.
     enum Column: Int, CaseIterable {
         case id, name, color, status, quantity, isOnBackOrder, createdAt, updatedAt
 
