@@ -134,6 +134,20 @@ import Testing
         #expect(try safetyCopies() == [])
     }
 
+    /// A database Stockroom created and that holds nothing (every migration applied: history,
+    /// the search index and its FTS5 tables) is restored into without --force: its tables are
+    /// all Stockroom's own, none another program's.
+    @Test func restoringIntoAnEmptyMigratedDatabaseNeedsNoForce() throws {
+        try fixture.addSampleContent()
+        let backup = try fixture.backup()
+        let empty = fixture.directory.path("empty.sqlite")
+        let migrated = try Processes.stockroom(["migrate", "up"], environment: ["STOCKROOM_DB": empty])
+        #expect(migrated.status == 0, "\(migrated)")
+        let result = try Processes.stockroom(["restore", backup], environment: ["STOCKROOM_DB": empty])
+        #expect(result.status == 0, "\(result)")
+        #expect(try fixture.contents(of: empty) == fixture.contents(of: backup))
+    }
+
     @Test func restoringTheDatabaseOntoItselfIsRefused() throws {
         try fixture.addSampleContent()
         let before = try fixture.contents(of: fixture.path)

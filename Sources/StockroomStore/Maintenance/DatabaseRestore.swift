@@ -24,9 +24,6 @@ public struct RestoreResult: Sendable {
 /// database's write lock; under it no one can commit, so the safety copy taken next is
 /// precisely the content that the final step replaces.
 public enum DatabaseRestore {
-    /// The tables Stockroom owns; any other table makes a database count as not empty.
-    static let ownTables: Set<String> = [ItemsTable.name, DraftsTable.name, MigrationRunner.tableName]
-
     /// Replaces the content of the database at `livePath` with the backup at `sourcePath`.
     ///
     /// The backup must pass ``DatabaseCheck`` first: an SQLite file, sound, with migrations this
@@ -118,7 +115,7 @@ public enum DatabaseRestore {
         if !tables.isEmpty && !tables.contains(MigrationRunner.tableName) {
             throw DatabaseFileError.foreign(path: livePath, tables: tables)
         }
-        let otherTables = tables.filter { !ownTables.contains($0) }
+        let otherTables = tables.filter { !StockroomTables.owns($0) }
         let items = try DatabaseSummary.rowCount(of: ItemsTable.name, in: live)
         let drafts = try DatabaseSummary.rowCount(of: DraftsTable.name, in: live)
         if !replacingContent && (items > 0 || drafts > 0 || !otherTables.isEmpty) {

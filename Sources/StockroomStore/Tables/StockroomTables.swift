@@ -1,0 +1,17 @@
+import StockroomMigrations
+
+/// Every table Stockroom's own migrations create in an SQLite file, by name: what `restore`
+/// replaces as its own content rather than counting as another program's tables.
+enum StockroomTables {
+    /// The tables with a type in this folder, and the migration runner's record.
+    static let described: Set<String> = [
+        ItemsTable.name, ItemEventsTable.name, DraftsTable.name, ItemsSearchTable.name,
+        MigrationRunner.tableName,
+    ]
+
+    /// Whether `table` is one of Stockroom's own: a described table or one FTS5 keeps the
+    /// search index in.
+    static func owns(_ table: String) -> Bool {
+        described.contains(table) || ItemsSearchTable.shadowTableNames.contains(table)
+    }
+}
