@@ -80,10 +80,11 @@ public final class InventoryStore {
         }
     }
 
-    /// Wraps a PostgreSQL connection whose schema is already current.
+    /// Wraps a PostgreSQL connection whose schema is already current (for tests; fronts open a
+    /// ``DatabaseLocation``).
     ///
     /// Its `lock_timeout` is the caller's: see ``PostgresCore/Connection/waitForLocks(milliseconds:)``.
-    public convenience init(postgres connection: Connection) {
+    convenience init(postgres connection: Connection) {
         self.init(engine: .postgres(PostgresStoreConnection(connection)))
     }
 
@@ -159,8 +160,9 @@ public final class InventoryStore {
         return try emptyStandIn(migrations: migrations)
     }
 
-    /// Wraps a connection whose schema is already current.
-    public convenience init(database: Database) {
+    /// Wraps a SQLite connection whose schema is already current (for tests; fronts open a
+    /// ``DatabaseLocation``).
+    convenience init(database: Database) {
         self.init(engine: .sqlite(database))
     }
 
@@ -182,15 +184,5 @@ public final class InventoryStore {
         case .sqlite(let database): try database.inReadTransaction(body)
         case .postgres(let connection): try connection.inReadTransaction(body)
         }
-    }
-}
-
-extension Connection {
-    /// How long a statement on this connection waits for a lock another session holds (a row
-    /// another command is changing, the migrations' advisory lock) before failing with a
-    /// ``PostgresError`` of kind `timedOut` (55P03): `--busy-timeout` on a server, as SQLite's
-    /// busy timeout on a file. 0 waits without limit, as PostgreSQL reads it.
-    public func waitForLocks(milliseconds: Int32) throws {
-        try setSetting("lock_timeout", to: String(max(milliseconds, 1)))
     }
 }
