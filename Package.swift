@@ -26,7 +26,7 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         // Connections, prepared statements, transactions and errors: SQLite and nothing else.
-        .target(name: "SQLiteCore", dependencies: ["CSQLite"]),
+        .target(name: "SQLiteCore", dependencies: ["CSQLite", "TextFormats"]),
         // A migration script's checksum and transaction flag: one implementation, used at build
         // time by EmbedMigrationsTool and at run time for a folder. Depends on nothing.
         .target(name: "MigrationChecksum"),
@@ -34,7 +34,7 @@ let package = Package(
         // time, and a runner for each engine.
         .target(
             name: "StockroomMigrations",
-            dependencies: ["SQLiteCore", "PostgresCore", "MigrationChecksum"],
+            dependencies: ["SQLiteCore", "PostgresCore", "MigrationChecksum", "TextFormats"],
             plugins: ["EmbedMigrations"]
         ),
         // JSON string escaping, CSV quoting, table alignment and the control characters they all
@@ -44,7 +44,7 @@ let package = Package(
         // its JSON and tables through TextFormats.
         .target(name: "Inventory", dependencies: ["TextFormats"]),
         // The draft wizard as a pure state machine (steps, answers, wording): any front drives it.
-        .target(name: "DraftFlow", dependencies: ["Inventory"]),
+        .target(name: "DraftFlow", dependencies: ["Inventory", "TextFormats"]),
         // Repositories that map the domain onto tagged columns, written once for SQLite and PostgreSQL.
         .target(name: "StockroomStore", dependencies: ["SQLiteCore", "PostgresCore", "StockroomMigrations", "Inventory", "TextFormats"]),
         // The web front (`stockroom serve`): a JSON API and server-rendered pages over the same
@@ -109,7 +109,7 @@ let package = Package(
         .target(name: "LibPQ", dependencies: ["CLibPQ"]),
         // Connections, parameterized statements, transactions, COPY and errors: PostgreSQL
         // through libpq and nothing else.
-        .target(name: "PostgresCore", dependencies: ["LibPQ"]),
+        .target(name: "PostgresCore", dependencies: ["LibPQ", "TextFormats"]),
         .testTarget(name: "PostgresCoreTests", dependencies: ["StockroomTestSupport", "PostgresCore"]),
     ],
     swiftLanguageModes: [.v6]

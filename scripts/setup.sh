@@ -9,8 +9,9 @@
 set -euo pipefail
 
 # For `stockroom serve`'s browser tests: Debian's chromium (Playwright drives it; it never
-# downloads a browser of its own) and venv, for the Python tools below.
-packages=(libsqlite3-dev sqlite3 pkg-config util-linux libpq-dev openssl chromium python3-venv)
+# downloads a browser of its own) and venv, for the Python tools below; curl (the serve tests
+# check what a real HTTP client reports when an export breaks off).
+packages=(libsqlite3-dev sqlite3 pkg-config util-linux libpq-dev openssl chromium python3-venv curl)
 # The server: Debian 12's version (postgresql-15) when the archive has it, else the
 # distribution's default through the `postgresql` metapackage.
 if apt-cache show postgresql-15 >/dev/null 2>&1; then
@@ -19,9 +20,10 @@ else
     packages+=(postgresql)
 fi
 # `scripts/setup.sh --bench` also installs what the benchmark scripts run (scripts/bench-copy.sh
-# times with hyperfine; BENCHMARKS.md's instruction counts come from valgrind): not needed by
-# the tests, so CI does not pay for them.
-[ "${1:-}" = "--bench" ] && packages+=(hyperfine valgrind)
+# times with hyperfine; BENCHMARKS.md's instruction counts come from valgrind; scripts/bench-serve.sh
+# loads the server with wrk and compiles its raw-SQLite floor with cc): not needed by the
+# tests, so CI does not pay for them.
+[ "${1:-}" = "--bench" ] && packages+=(hyperfine valgrind wrk gcc)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -1,4 +1,5 @@
 import Inventory
+import TextFormats
 
 /// An answer the wizard understood, already checked against the domain's rules.
 public enum WizardAnswer: Hashable, Sendable {
@@ -57,7 +58,8 @@ public enum WizardInput {
 
     /// Parses `line` (without its line break) as an answer to `step`.
     public static func parse(_ line: String, at step: WizardStep) -> Result<WizardAnswer, WizardReask> {
-        let text = line.trimmingWhitespace()
+        // Without leading and trailing white space (spaces, tabs, a stray carriage return).
+        let text = String(line.trimmed { $0.isWhitespace })
         if text == backToken { return .success(.back) }
         switch step {
         case .name(let current): return name(text, current: current).map(WizardAnswer.name)
@@ -117,15 +119,5 @@ public enum WizardInput {
             return .success(choice)
         }
         return .failure(.unknownReviewChoice)
-    }
-}
-
-extension String {
-    /// Without leading and trailing white space (spaces, tabs, a stray carriage return).
-    func trimmingWhitespace() -> String {
-        var scalars = Substring(self).unicodeScalars
-        while let first = scalars.first, first.properties.isWhitespace { scalars.removeFirst() }
-        while let last = scalars.last, last.properties.isWhitespace { scalars.removeLast() }
-        return String(scalars)
     }
 }

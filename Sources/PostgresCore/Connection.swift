@@ -1,6 +1,7 @@
 import LibPQ
 import FoundationEssentials
 import Glibc
+import TextFormats
 
 /// One connection to a PostgreSQL server, through libpq.
 ///
@@ -248,16 +249,5 @@ public final class Connection {
         return pointers.withUnsafeBufferPointer { buffer in
             body(Int32(buffer.count), buffer.baseAddress)
         }
-    }
-}
-
-extension StringProtocol {
-    /// The text without leading and trailing characters that satisfy `isTrimmed` (Foundation's
-    /// `trimmingCharacters(in:)` without linking Foundation: BENCHMARKS.md, W6).
-    func trimmed(_ isTrimmed: (Character) -> Bool) -> SubSequence {
-        guard let first = firstIndex(where: { !isTrimmed($0) }), let last = lastIndex(where: { !isTrimmed($0) }) else {
-            return self[endIndex...]
-        }
-        return self[first...last]
     }
 }

@@ -1,6 +1,7 @@
 import CSQLite
 import FoundationEssentials
 import Glibc
+import TextFormats
 
 /// One connection to a SQLite database file.
 ///
@@ -263,12 +264,12 @@ public final class Database {
                     // On failure the tail points where parsing stopped, mid-statement; report
                     // the whole statement so a message can name it.
                     let failed = Statement.wholeStatement(from: cursor, to: end)
-                    throw SQLiteError(connection: handle, code: code, sql: failed.trimmingWhitespace())
+                    throw SQLiteError(connection: handle, code: code, sql: String(failed.trimmed { $0.isWhitespace }))
                 }
                 guard let tail else { sqlite3_finalize(compiled); return }
                 defer { cursor = tail }
                 guard let compiled else { continue } // whitespace or a comment
-                let statement = Statement(database: self, sql: text.trimmingWhitespace(), compiled: compiled)
+                let statement = Statement(database: self, sql: String(text.trimmed { $0.isWhitespace }), compiled: compiled)
                 try body(statement)
             }
         }
@@ -324,14 +325,5 @@ extension Statement {
         return start.withMemoryRebound(to: UInt8.self, capacity: count) {
             String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self)
         }
-    }
-}
-
-extension String {
-    func trimmingWhitespace() -> String {
-        let scalars = unicodeScalars
-        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
-        return String(scalars[first...last])
     }
 }

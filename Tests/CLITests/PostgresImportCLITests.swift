@@ -140,4 +140,67 @@ import Testing
         let tables = try server.psql("SELECT count(*) FROM information_schema.tables WHERE table_schema = '\(server.name)'")
         #expect(tables.lines.contains { $0.trimmingCharacters(in: .whitespaces) == "0" }, "\(tables)")
     }
+
+    /// A replace writes, in one set-based statement on a server, each added item's 'added' and
+    /// each replaced item's 'changed' in the order of the rows, as a file's row-by-row import
+    /// does; a name that differs from the stored one only in its bytes (the same text in
+    /// Unicode's decomposed form) changes nothing, as Swift compares names, on both engines.
+    @Test func aReplaceRecordsItsEventsInLineOrderAndSkipsCanonicallyEqualNamesAsOnAFile() throws {
+        let folder = TemporaryDirectory()
+        func row(_ letter: String, _ name: String, quantity: Int) -> String {
+            #"{"id":"00000000-0000-7000-8000-00000000000\#(letter)","name":"\#(name)","status":{"case":"inStock","quantity":\#(quantity)},"createdAt":"2026-01-01T00:00:00.000Z"}"#
+        }
+        let first = try Self.write([row("a", "Anvil", quantity: 1), row("b", "Bucket", quantity: 1),
+                                    row("c", #"Caf\u00e9"#, quantity: 1)].joined(separator: "\n") + "\n", in: folder, "first.jsonl")
+        let second = try Self.write([row("d", "Drill", quantity: 1), row("b", "Bucket", quantity: 2),
+                                     row("c", #"Cafe\u0301"#, quantity: 1), row("e", "Easel", quantity: 1),
+                                     row("a", "Anvil", quantity: 2)].joined(separator: "\n") + "\n", in: folder, "second.jsonl")
+        let file = CLIDatabase()
+        let server = try PostgresScratchSchema()
+        for arguments in [["import", first], ["import", second, "--on-conflict", "replace", "--format-summary", "json"]] {
+            let onFile = try Processes.stockroom(arguments + ["--db", file.path])
+            let onServer = try Processes.stockroom(arguments + ["--db", server.uri])
+            #expect(onServer.status == 0, "\(onServer)")
+            #expect(Self.summary(onServer) == Self.summary(onFile), "\(arguments)")
+        }
+        let order = "SELECT position, substr(item_id, 36), version, kind FROM item_events ORDER BY position"
+        let onServer = try server.psql(order).lines
+        #expect(onServer == ["1|a|1|added", "2|b|1|added", "3|c|1|added",
+                             "4|d|1|added", "5|b|2|changed", "6|e|1|added", "7|a|2|changed"], "\(onServer)")
+        #expect(onServer == (try file.sqlite3(order)).split(separator: "\n").map(String.init))
+    }
+
+    /// Bad rows the reader finds (syntax, duplicates) and ids the server refuses (stored, a
+    /// deleted item's) are reported together in line order, the first twenty and a count, as on
+    /// a file, and nothing is written.
+    @Test func readerAndServerProblemsAreListedTogetherInLineOrderAsOnAFile() throws {
+        let folder = TemporaryDirectory()
+        let first = try Self.write(Self.first, in: folder, "first.jsonl")
+        let file = CLIDatabase()
+        let server = try PostgresScratchSchema()
+        for db in [file.path, server.uri] {
+            #expect(try Processes.stockroom(["import", first, "--db", db]).status == 0)
+            #expect(try Processes.stockroom(["items", "delete", Self.ids[0], "--db", db]).status == 0)
+        }
+        var lines: [String] = []
+        for index in 0..<30 {
+            switch index % 5 {
+            case 0: lines.append(#"{"id":"\#(Self.ids[1])","name":"Stored","status":{"case":"inStock","quantity":1}}"#)
+            case 1: lines.append(#"{"name":"Broken","status":"#)
+            case 2: lines.append(#"{"id":"\#(Self.ids[0])","name":"Deleted","status":{"case":"inStock","quantity":1}}"#)
+            case 3: lines.append(#"{"name":"Fine \#(index)","status":{"case":"inStock","quantity":1}}"#)
+            default: lines.append(#"{"id":"\#(Self.ids[2])","name":"Stored too","status":{"case":"inStock","quantity":1}}"#)
+            }
+        }
+        let bad = try Self.write(lines.joined(separator: "\n") + "\n", in: folder, "bad.jsonl")
+        let events = try server.psql("SELECT count(*) FROM item_events").output
+        for policy in ["fail", "skip", "replace"] {
+            let onFile = try Processes.stockroom(["import", bad, "--on-conflict", policy, "--db", file.path])
+            let onServer = try Processes.stockroom(["import", bad, "--on-conflict", policy, "--db", server.uri])
+            #expect(onServer.status == Failure.Code.dataError.rawValue, "\(onServer)")
+            #expect(onServer.stderr == onFile.stderr, "\(policy)")
+            #expect(onServer.stderr.contains("… and "), "\(onServer.stderr)")
+            #expect(try server.psql("SELECT count(*) FROM item_events").output == events)
+        }
+    }
 }

@@ -8,7 +8,7 @@ import Inventory
 // not crashing:
 // - a row it accepts passes the domain's rules (`Item.validate`, what `items add` checks);
 // - a row it accepts, written the way `stockroom export` writes it, in JSON Lines (through
-//   JSONPresentation) and in CSV (the export's name writer with its formula guard), decodes
+//   JSONPresentation) and in CSV (the export's own row writer, formula guard included), decodes
 //   back to the same row in both formats: the same id, name, colour, status and times.
 
 /// A decoded row with its times copied out of the decoder's reused buffers.
@@ -43,32 +43,48 @@ func jsonLine(_ row: Row) -> [UInt8] {
     return Array((text + "}").utf8)
 }
 
+/// A row of the `items` table's columns (``ItemsTable/insertLayout``), bound by the store's own
+/// codecs and read back as the export reads a statement's row: the fuzzer writes CSV through
+/// the export's row writer itself rather than a copy of it.
+final class StoredRow: ParameterSink, ColumnSource {
+    private var values: [[UInt8]?] = Array(repeating: nil, count: ItemsTable.insertLayout.columns.names.count)
+
+    init(_ row: Row) throws {
+        let layout = ItemsTable.insertLayout
+        var binder = RowBinder(self, at: layout.item)
+        try ItemCodec.bind(Item(id: row.id ?? stand_in, name: row.name, color: row.color, status: row.status), to: &binder)
+        values[layout.createdAt] = row.createdAt ?? []
+        values[layout.updatedAt] = row.updatedAt ?? []
+    }
+
+    func bind(_ value: String, at index: Int) throws { values[index] = Array(value.utf8) }
+    func bind(_ value: Int, at index: Int) throws { values[index] = Array(String(value).utf8) }
+    func bindText(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) throws { values[index] = Array(bytes) }
+    func bindStatic(_ value: StaticString, at index: Int) throws {
+        values[index] = Array(UnsafeBufferPointer(start: value.utf8Start, count: value.utf8CodeUnitCount))
+    }
+    func bindNull(at index: Int) throws { values[index] = nil }
+
+    var columnCount: Int { values.count }
+    func columnName(at index: Int) -> String { ItemsTable.insertLayout.columns.names[index] }
+    func isNull(at index: Int) -> Bool { values[index] == nil }
+    func int(at index: Int) -> Int { optionalInt(at: index) ?? 0 }
+    func optionalInt(at index: Int) -> Int? { values[index].flatMap { Int(String(decoding: $0, as: UTF8.self)) } }
+    func text(at index: Int) -> String { optionalText(at: index) ?? "" }
+    func optionalText(at index: Int) -> String? { values[index].map { String(decoding: $0, as: UTF8.self) } }
+    func withText<T>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
+        try (values[index] ?? []).withUnsafeBufferPointer(body)
+    }
+    func describeColumn(at index: Int) -> String { optionalText(at: index).map { "'\($0)'" } ?? "NULL" }
+    func fieldText(at index: Int) -> String { text(at: index) }
+}
+
 /// The row as `stockroom export --format csv` writes it, after its header.
 func csvFile(_ row: Row) -> [UInt8] {
     try! captured { descriptor in
         let output = ByteOutput(descriptor: descriptor)
         try output.append(Array((ItemCSVLayout.titles.joined(separator: ",") + "\r\n").utf8))
-        try output.append(Array((row.id ?? stand_in).lowercasedString.utf8))
-        try output.append(UInt8(ascii: ","))
-        try Array(row.name.utf8).withUnsafeBufferPointer { name in try ItemExport.writeCSVName(name, to: output) }
-        try output.append(UInt8(ascii: ","))
-        if let color = row.color { try output.append(ColorCodec.text(for: color)) }
-        try output.append(UInt8(ascii: ","))
-        try output.append(StatusCodec.text(for: StatusCodec.tag(of: row.status)))
-        switch row.status {
-        case .inStock(let quantity):
-            try output.append(UInt8(ascii: ","))
-            try output.append(quantity)
-            try output.append(UInt8(ascii: ","))
-        case .outOfStock(let isOnBackOrder):
-            try output.append(",,")
-            try output.append(StatusCodec.flagText(isOnBackOrder))
-        }
-        try output.append(UInt8(ascii: ","))
-        try output.append(row.createdAt ?? [])
-        try output.append(UInt8(ascii: ","))
-        try output.append(row.updatedAt ?? [])
-        try output.append("\r\n")
+        try ItemExport.writeCSVRow(try StoredRow(row), to: output)
         try output.flush()
     }
 }

@@ -78,8 +78,8 @@ public enum DatabaseCheck {
                     let runner = connection.migrationRunner(migrations)
                     let applied = try runner.appliedMigrations()
                     version = applied.last?.version ?? 0
-                    summary = DatabaseSummary(schemaVersion: version, itemCount: try rowCount(of: "items", on: connection),
-                                              draftCount: try rowCount(of: "drafts", on: connection))
+                    summary = DatabaseSummary(schemaVersion: version, itemCount: try rowCount(of: ItemsTable.name, on: connection),
+                                              draftCount: try rowCount(of: DraftsTable.name, on: connection))
                     problems += runner.validationErrors(applied).map { Problem(kind: .migrations, message: $0.description) }
                 } else {
                     problems.append(Problem(kind: .migrations, message: "no \(MigrationRunner.tableName) table: this is not a Stockroom database"))
@@ -148,10 +148,10 @@ public enum DatabaseCheck {
         // item_events' rows are only checked for readability here: the history replay decodes
         // each of them once (`canReplayHistory`: it can run).
         let tables: [(name: String, columns: String, decode: ((S) throws -> Void)?)] = [
-            ("items", ItemRepository.columns, { try ItemRepository.decode($0).validate() }),
+            (ItemsTable.name, ItemsTable.selectColumns, { try ItemsTable.decode($0).validate() }),
             // A draft's name may be blank while it is edited, but never hold a control character.
-            ("drafts", DraftRepository.columns, { try ItemName.validate(try DraftRepository.decode($0).draft.item.name) }),
-            (ItemHistory.table, ItemHistory.selectColumns, nil),
+            (DraftsTable.name, DraftsTable.selectColumns, { try ItemName.validate(try DraftsTable.decode($0).draft.item.name) }),
+            (ItemEventsTable.name, ItemEventsTable.selectColumns, nil),
         ]
         var problems: [Problem] = []
         var readable: Set<String> = []
@@ -167,7 +167,7 @@ public enum DatabaseCheck {
                 if let decode = table.decode { problems += try undecodableRows(of: table.name, statement: statement, decode: decode) }
             }
         }
-        return (problems, readable.isSuperset(of: ["items", ItemHistory.table]))
+        return (problems, readable.isSuperset(of: [ItemsTable.name, ItemEventsTable.name]))
     }
 
     /// Replays every item's events in version order and walks them alongside `items`, both in
@@ -176,13 +176,13 @@ public enum DatabaseCheck {
     /// must end in exactly its row, and a deleted item's in its deletion. Every event is decoded,
     /// after a break too: one that does not decode is a row problem (`rows`).
     /// Items and events in the order the history replay walks them (``historyProblems(items:events:)``).
-    static let historyItemsSQL = "SELECT \(ItemRepository.columns) FROM items ORDER BY id"
-    static let historyEventsSQL = "SELECT \(ItemHistory.selectColumns) FROM \(ItemHistory.table) ORDER BY item_id, version"
+    static let historyItemsSQL = "\(ItemsTable.selectAll) ORDER BY \(ItemsTable.key)"
+    static let historyEventsSQL = "SELECT \(ItemEventsTable.selectColumns) FROM \(ItemEventsTable.name) ORDER BY \(ItemEventsTable.keyList)"
 
     /// The replay over two statements of any engine: `items` from ``historyItemsSQL``, `events`
     /// from ``historyEventsSQL``.
     static func historyProblems<S: StoreStatement>(items: S, events: S) throws -> (rows: [Problem], replay: [Problem]) {
-        let itemIDColumn = ItemHistory.layout.itemID, versionColumn = ItemHistory.layout.version
+        let itemIDColumn = ItemEventsTable.layout.itemID, versionColumn = ItemEventsTable.layout.version
         var problems: [Problem] = [], rowProblems: [Problem] = []
         func report(_ message: String) { problems.append(Problem(kind: .history, message: message)) }
 
@@ -197,7 +197,7 @@ public enum DatabaseCheck {
         /// Compares the replayed end of one item's history with its row.
         func finish(_ id: String, state: Item?, isDeleted: Bool, isBroken: Bool) throws {
             try itemsWithoutHistory(before: id)
-            let row: Item?? = hasItem && items.text(at: 0) == id ? .some(try? ItemRepository.decode(items)) : nil
+            let row: Item?? = hasItem && items.text(at: 0) == id ? .some(try? ItemsTable.decode(items)) : nil
             if row != nil { hasItem = try items.step() }
             guard !isBroken else { return }
             switch (row, isDeleted) {
@@ -221,9 +221,9 @@ public enum DatabaseCheck {
             let version = events.int(at: versionColumn)
             let decoded: RecordedItemEvent?
             do {
-                decoded = try ItemHistory.decode(events)
+                decoded = try ItemEventsTable.decode(events)
             } catch {
-                rowProblems.append(rowProblem(error, statement: events, table: ItemHistory.table))
+                rowProblems.append(rowProblem(error, statement: events, table: ItemEventsTable.name))
                 decoded = nil
             }
             if isBroken { continue }
@@ -258,7 +258,7 @@ public enum DatabaseCheck {
     /// The migration that numbers every event (`item_events.position`, 0004).
     static let positionsSchemaVersion = 4
     /// Events, events with a position, distinct positions and the highest position.
-    static let positionsSQL = "SELECT count(*), count(\(ItemHistory.positionColumn)), count(DISTINCT \(ItemHistory.positionColumn)), coalesce(max(\(ItemHistory.positionColumn)), 0) FROM \(ItemHistory.table)"
+    static let positionsSQL = "SELECT count(*), count(\(ItemEventsTable.positionColumn)), count(DISTINCT \(ItemEventsTable.positionColumn)), coalesce(max(\(ItemEventsTable.positionColumn)), 0) FROM \(ItemEventsTable.name)"
 
     /// Every event has a position, and the positions are 1, 2, 3, … without gaps (what a reader
     /// resuming after a position relies on). The triggers keep it so; a file whose triggers were

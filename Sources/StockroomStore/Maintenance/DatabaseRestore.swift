@@ -25,7 +25,7 @@ public struct RestoreResult: Sendable {
 /// precisely the content that the final step replaces.
 public enum DatabaseRestore {
     /// The tables Stockroom owns; any other table makes a database count as not empty.
-    static let ownTables: Set<String> = ["items", "drafts", "schema_migrations"]
+    static let ownTables: Set<String> = [ItemsTable.name, DraftsTable.name, MigrationRunner.tableName]
 
     /// Replaces the content of the database at `livePath` with the backup at `sourcePath`.
     ///
@@ -129,8 +129,8 @@ public enum DatabaseRestore {
             throw DatabaseFileError.foreign(path: livePath, tables: tables)
         }
         let otherTables = tables.filter { !ownTables.contains($0) }
-        let items = try DatabaseSummary.rowCount(of: "items", in: live)
-        let drafts = try DatabaseSummary.rowCount(of: "drafts", in: live)
+        let items = try DatabaseSummary.rowCount(of: ItemsTable.name, in: live)
+        let drafts = try DatabaseSummary.rowCount(of: DraftsTable.name, in: live)
         if !replacingContent && (items > 0 || drafts > 0 || !otherTables.isEmpty) {
             throw BackupError.liveDatabaseNotEmpty(livePath, itemCount: items, draftCount: drafts, otherTables: otherTables)
         }

@@ -33,8 +33,8 @@ public struct DatabaseSummary: Sendable, Equatable {
         let applied = try MigrationRunner(database: database).appliedMigrations()
         return DatabaseSummary(
             schemaVersion: applied.last?.version ?? 0,
-            itemCount: try rowCount(of: "items", in: database),
-            draftCount: try rowCount(of: "drafts", in: database))
+            itemCount: try rowCount(of: ItemsTable.name, in: database),
+            draftCount: try rowCount(of: DraftsTable.name, in: database))
     }
 
     static func rowCount(of table: String, in database: Database) throws -> Int {

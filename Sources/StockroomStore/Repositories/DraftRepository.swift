@@ -100,56 +100,6 @@ public struct DraftRepository {
         case .postgres(let records): try records.count()
         }
     }
-
-    /// `id`, the draft's columns, then `created_at, updated_at`, with each group's bind position.
-    struct Layout {
-        let columns: ColumnLayout
-        let id: Int, draft: Int, createdAt: Int, updatedAt: Int
-
-        init() {
-            var columns = ColumnLayout()
-            id = columns.add("id")
-            draft = columns.add(DraftCodec.columns())
-            createdAt = columns.add("created_at")
-            updatedAt = columns.add("updated_at")
-            self.columns = columns
-        }
-    }
-
-    static let layout = Layout()
-
-    /// The UPDATE of a draft by id: every column but `id` and `created_at`, numbered without
-    /// gaps (PostgreSQL must infer the type of every parameter it is given).
-    struct UpdateLayout {
-        let sql: String
-        let id: Int, draft: Int, updatedAt: Int
-
-        init() {
-            var columns = ColumnLayout()
-            id = columns.add("id")
-            draft = columns.add(DraftCodec.columns())
-            updatedAt = columns.add("updated_at")
-            sql = "UPDATE drafts SET \(columns.assignments(skipping: "id")) WHERE id = ?\(id + 1)"
-        }
-    }
-
-    static let updateLayout = UpdateLayout()
-    /// The columns a draft is read from, in decoding order.
-    static let columns = ColumnLayout.of(["id"] + DraftCodec.columns()).list
-    static let selectByID = "SELECT \(columns) FROM drafts WHERE id = ?"
-
-    static func decode<Source: ColumnSource>(_ statement: Source) throws -> IdentifiedDraft {
-        do {
-            var row = RowReader(statement)
-            let idIndex = row.next()
-            guard let id = statement.uuid(at: idIndex) else {
-                throw ColumnDecodingError(reason: "id \(statement.describeColumn(at: idIndex)) is not a UUID")
-            }
-            return IdentifiedDraft(id: id, draft: try DraftCodec.decode(from: &row))
-        } catch let error as ColumnDecodingError {
-            throw StoreError.undecodableRow(table: "drafts", id: statement.text(at: 0), reason: error.reason)
-        }
-    }
 }
 
 /// The `drafts` table on one engine's connection: what ``DraftRepository`` does, written once.
@@ -162,8 +112,8 @@ struct DraftRecords<Connection: StoreConnection> {
         let entry = IdentifiedDraft(id: id, draft: draft)
         let now = Timestamp.now()
         try connection.inTransaction {
-            let layout = DraftRepository.layout
-            try connection.withStatement("INSERT INTO drafts (\(layout.columns.list)) VALUES (\(layout.columns.placeholders))") { statement in
+            let layout = DraftsTable.layout
+            try connection.withStatement(DraftsTable.insertSQL) { statement in
                 try statement.bind(entry.id, at: layout.id)
                 var row = RowBinder(statement, at: layout.draft)
                 try DraftCodec.bind(draft, to: &row)
@@ -187,19 +137,19 @@ struct DraftRecords<Connection: StoreConnection> {
 
     /// The draft with `id`; `locking` it for the rest of the transaction on engines with row locks.
     func draft(id: UUID, locking: Bool = false) throws -> IdentifiedDraft {
-        let sql = locking ? DraftRepository.selectByID + connection.dialect.lockingRead : DraftRepository.selectByID
+        let sql = locking ? DraftsTable.selectByID + connection.dialect.lockingRead : DraftsTable.selectByID
         let found = try connection.withStatement(sql) { statement in
             try statement.bind(id, at: 0)
-            return try statement.step() ? try DraftRepository.decode(statement) : nil
+            return try statement.step() ? try DraftsTable.decode(statement) : nil
         }
         guard let found else { throw StoreError.notFound(.draft, id.lowercasedString) }
         return found
     }
 
     func all() throws -> [IdentifiedDraft] {
-        try connection.withStatement("SELECT \(DraftRepository.columns) FROM drafts ORDER BY created_at, id") { statement in
+        try connection.withStatement(DraftsTable.selectAll) { statement in
             var drafts: [IdentifiedDraft] = []
-            while try statement.step() { drafts.append(try DraftRepository.decode(statement)) }
+            while try statement.step() { drafts.append(try DraftsTable.decode(statement)) }
             return drafts
         }
     }
@@ -210,7 +160,7 @@ struct DraftRecords<Connection: StoreConnection> {
             entry.draft = try entry.draft.applying(edit)
             // The whole row but its id and created_at: kind and item_id never change, so
             // rewriting them with the same values keeps one codec binding for insert and update.
-            let layout = DraftRepository.updateLayout
+            let layout = DraftsTable.updateLayout
             try connection.withStatement(layout.sql) { statement in
                 try statement.bind(entry.id, at: layout.id)
                 var row = RowBinder(statement, at: layout.draft)
@@ -236,18 +186,18 @@ struct DraftRecords<Connection: StoreConnection> {
     }
 
     func resolveID(_ text: String) throws -> UUID {
-        try IDPrefix.resolve(text, in: "drafts", record: .draft, connection: connection)
+        try IDPrefix.resolve(text, in: DraftsTable.name, record: .draft, connection: connection)
     }
 
     func count() throws -> Int {
-        try connection.withStatement("SELECT count(*) FROM drafts") { statement in
+        try connection.withStatement(DraftsTable.count) { statement in
             _ = try statement.step()
             return statement.int(at: 0)
         }
     }
 
     private func deleteRow(id: UUID) throws {
-        try connection.withStatement("DELETE FROM drafts WHERE id = ?") { statement in
+        try connection.withStatement(DraftsTable.deleteByID) { statement in
             try statement.bind(id, at: 0)
             try statement.run()
         }

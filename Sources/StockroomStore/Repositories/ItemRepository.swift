@@ -171,81 +171,22 @@ public struct ItemRepository {
     /// Resolves a full id or a unique prefix of an item that has a history, deleted or not.
     public func resolveHistoryID(_ text: String) throws -> UUID {
         switch engine {
-        case .sqlite(let records): try IDPrefix.resolve(text, in: ItemHistory.table, column: "item_id", record: .item, connection: records.connection)
-        case .postgres(let records): try IDPrefix.resolve(text, in: ItemHistory.table, column: "item_id", record: .item, connection: records.connection)
+        case .sqlite(let records): try IDPrefix.resolve(text, in: ItemEventsTable.name, column: ItemEventsTable.itemIDColumn, record: .item, connection: records.connection)
+        case .postgres(let records): try IDPrefix.resolve(text, in: ItemEventsTable.name, column: ItemEventsTable.itemIDColumn, record: .item, connection: records.connection)
         }
     }
 
     /// Resolves a full id or a unique prefix of at least 4 characters, in any letter case.
     public func resolveID(_ text: String) throws -> UUID {
         switch engine {
-        case .sqlite(let records): try IDPrefix.resolve(text, in: "items", record: .item, connection: records.connection)
-        case .postgres(let records): try IDPrefix.resolve(text, in: "items", record: .item, connection: records.connection)
+        case .sqlite(let records): try IDPrefix.resolve(text, in: ItemsTable.name, record: .item, connection: records.connection)
+        case .postgres(let records): try IDPrefix.resolve(text, in: ItemsTable.name, record: .item, connection: records.connection)
         }
     }
 
-    // MARK: Layout, shared by every engine and by import, export and check
-
-    /// The columns an `Item` is read from, in decoding order.
-    static let columns = ColumnLayout.of(ItemCodec.columns()).list
-    /// The names of the columns an item is stored in (`id, name, color, status, …`), in order.
-    public static var columnNames: [String] { ItemCodec.columns() }
-
-    /// The item's columns then `created_at, updated_at`, with each group's bind position.
-    struct InsertLayout {
-        let columns: ColumnLayout
-        let item: Int, createdAt: Int, updatedAt: Int
-
-        init() {
-            var columns = ColumnLayout()
-            item = columns.add(ItemCodec.columns())
-            createdAt = columns.add("created_at")
-            updatedAt = columns.add("updated_at")
-            self.columns = columns
-        }
-    }
-
-    static let selectByID = "SELECT \(columns) FROM items WHERE id = ?"
-
-    static let insertLayout = InsertLayout()
-    static let insertSQL = "INSERT INTO items (\(insertLayout.columns.list)) VALUES (\(insertLayout.columns.placeholders))"
-
-    @inline(__always)
-    static func bindInsert<Statement: StoreStatement>(_ item: Item, now: String, to statement: Statement) throws {
-        let layout = ItemRepository.insertLayout
-        var row = RowBinder(statement, at: layout.item)
-        try ItemCodec.bind(item, to: &row)
-        try statement.bind(now, at: layout.createdAt)
-        try statement.bind(now, at: layout.updatedAt)
-        try statement.run()
-    }
-
-    /// The UPDATE of an item's fields and `updated_at`, by id.
-    struct UpdateLayout {
-        let sql: String
-        let item: Int, updatedAt: Int
-
-        init() {
-            var columns = ColumnLayout()
-            item = columns.add(ItemCodec.columns())
-            updatedAt = columns.add("updated_at")
-            let id = columns.names[item]
-            let assignments = columns.assignments(skipping: id)
-            sql = "UPDATE items SET \(assignments) WHERE \(id) = ?\(item + 1)"
-        }
-    }
-
-    static let updateLayout = UpdateLayout()
-
-    @inline(__always)
-    static func decode<Source: ColumnSource>(_ statement: Source) throws -> Item {
-        do {
-            var row = RowReader(statement)
-            return try ItemCodec.decode(from: &row)
-        } catch {
-            throw StoreError.undecodableRow(table: "items", id: statement.text(at: 0), reason: error.reason)
-        }
-    }
+    /// The names of the columns an item is stored in (`id, name, color, status, …`), in order:
+    /// the table's own (``ItemsTable``).
+    public static var columnNames: [String] { ItemsTable.itemColumns }
 }
 
 /// The `items` table on one engine's connection: what ``ItemRepository`` does, written once.
@@ -258,8 +199,8 @@ struct ItemRecords<Connection: StoreConnection> {
         try item.validate()
         let now = Timestamp.now()
         try connection.inTransaction {
-            try connection.withStatement(ItemRepository.insertSQL) { statement in
-                try ItemRepository.bindInsert(item, now: now, to: statement)
+            try connection.withStatement(ItemsTable.insertSQL) { statement in
+                try ItemsTable.bindInsert(item, now: now, to: statement)
             }
         }
     }
@@ -267,11 +208,11 @@ struct ItemRecords<Connection: StoreConnection> {
     func insert<Items: Sequence>(contentsOf items: Items) throws where Items.Element == Item {
         let now = Timestamp.now()
         try connection.inTransaction {
-            let statement = try connection.cachedStatement(ItemRepository.insertSQL)
+            let statement = try connection.cachedStatement(ItemsTable.insertSQL)
             defer { statement.reset() }
             for item in items {
                 try item.validate()
-                try ItemRepository.bindInsert(item, now: now, to: statement)
+                try ItemsTable.bindInsert(item, now: now, to: statement)
                 statement.reset()
             }
         }
@@ -279,10 +220,10 @@ struct ItemRecords<Connection: StoreConnection> {
 
     /// The item with `id`; `locking` it for the rest of the transaction on engines with row locks.
     func item(id: UUID, locking: Bool = false) throws -> Item {
-        let sql = locking ? ItemRepository.selectByID + connection.dialect.lockingRead : ItemRepository.selectByID
+        let sql = locking ? ItemsTable.selectByID + connection.dialect.lockingRead : ItemsTable.selectByID
         let found = try connection.withStatement(sql) { statement in
             try statement.bind(id, at: 0)
-            return try statement.step() ? try ItemRepository.decode(statement) : nil
+            return try statement.step() ? try ItemsTable.decode(statement) : nil
         }
         guard let found else { throw StoreError.notFound(.item, id.lowercasedString) }
         return found
@@ -292,21 +233,21 @@ struct ItemRecords<Connection: StoreConnection> {
         // A search term the trigram index can serve (ItemSearch.swift); else the plan below.
         if try forEachSearchedItem(matching: query, body) { return }
         let (condition, bindConditions): (String, (Connection.Statement) throws -> Int) = query.whereClause(connection.dialect)
-        let sql = "SELECT \(ItemRepository.columns) FROM items\(condition) ORDER BY name, id LIMIT ? OFFSET ?"
+        let sql = "\(ItemsTable.selectAll)\(condition) ORDER BY name, id LIMIT ? OFFSET ?"
         try connection.withStatement(sql) { statement in
             let next = try bindConditions(statement)
             try connection.bindLimit(query.limit, to: statement, at: next)
             try statement.bind(query.offset, at: next + 1)
             while try statement.step() {
-                try body(try ItemRepository.decode(statement))
+                try body(try ItemsTable.decode(statement))
             }
         }
     }
 
     func forEveryItem(_ body: (Item) throws -> Void) throws {
-        try connection.withStatement("SELECT \(ItemRepository.columns) FROM items") { statement in
+        try connection.withStatement(ItemsTable.selectAll) { statement in
             while try statement.step() {
-                try body(try ItemRepository.decode(statement))
+                try body(try ItemsTable.decode(statement))
             }
         }
     }
@@ -314,18 +255,18 @@ struct ItemRecords<Connection: StoreConnection> {
     func everyItem() throws -> [Item] {
         // Its own loop rather than forEveryItem with an appending closure: a closure call per
         // row is measurable when reading a million rows.
-        try connection.withStatement("SELECT \(ItemRepository.columns) FROM items") { statement in
+        try connection.withStatement(ItemsTable.selectAll) { statement in
             var items: [Item] = []
             while try statement.step() {
                 if items.isEmpty, let total = statement.knownRowCount { items.reserveCapacity(total) }
-                items.append(try ItemRepository.decode(statement))
+                items.append(try ItemsTable.decode(statement))
             }
             return items
         }
     }
 
     func count() throws -> Int {
-        try connection.withStatement("SELECT count(*) FROM items") { statement in
+        try connection.withStatement(ItemsTable.count) { statement in
             _ = try statement.step()
             return statement.int(at: 0)
         }
@@ -333,6 +274,11 @@ struct ItemRecords<Connection: StoreConnection> {
 
     func update(id: UUID, with edit: ItemEdit, ifVersion expectedVersion: Int?) throws -> Item {
         try connection.inTransaction {
+            // The history turn before the row lock, the order an import's replace takes them
+            // in (a row lock held while waiting for the turn could deadlock with it).
+            if let turn = connection.dialect.historyTurn {
+                try connection.withStatement(turn) { statement in _ = try statement.step() }
+            }
             let current = try item(id: id, locking: true)
             if let expectedVersion {
                 let version = try history.version(of: id)
@@ -345,7 +291,7 @@ struct ItemRecords<Connection: StoreConnection> {
             // Nothing changed: no write, so no version (the trigger would record none either).
             guard ItemChanges(from: current, to: updated) != nil else { return current }
             let now = Timestamp.now()
-            let layout = ItemRepository.updateLayout
+            let layout = ItemsTable.updateLayout
             try connection.withStatement(layout.sql) { statement in
                 var row = RowBinder(statement, at: layout.item)
                 try ItemCodec.bind(updated, to: &row)
@@ -359,7 +305,7 @@ struct ItemRecords<Connection: StoreConnection> {
 
     func delete(id: UUID) throws {
         try connection.inTransaction {
-            try connection.withStatement("DELETE FROM items WHERE id = ?") { statement in
+            try connection.withStatement(ItemsTable.deleteByID) { statement in
                 try statement.bind(id, at: 0)
                 try statement.run()
             }

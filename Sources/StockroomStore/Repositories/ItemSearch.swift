@@ -23,11 +23,6 @@ import Inventory
 /// more than a quarter of the names, the walk to the end. Each plan's cost stays within a small
 /// factor of the better one's, and terms of fewer than 3 characters keep the plain scan.
 enum ItemSearch {
-    /// The FTS5 table (external content over `items`) that the triggers of 0005 keep.
-    static let table = "items_search"
-    /// Rebuilds ``table`` from `items` in one pass: after a bulk load that set the triggers
-    /// keeping it aside (`copy`), cheaper than maintaining it row by row.
-    static let rebuildSQL = "INSERT INTO \(table) (\(table)) VALUES ('rebuild')"
     /// FTS5's trigram index finds terms of at least this many characters (Unicode scalars).
     static let minimumLength = 3
     /// Below this many candidates, sorting them all is cheaper than any walk.
@@ -113,7 +108,7 @@ extension ItemRecords {
 
     /// How many rows the index proposes for `match`, counting no further than `cap`.
     private func candidateCount(_ match: String, cap: Int) throws -> Int {
-        try connection.withStatement("SELECT count(*) FROM (SELECT rowid FROM items_search WHERE items_search MATCH ? LIMIT ?)") { statement in
+        try connection.withStatement("SELECT count(*) FROM (SELECT rowid FROM \(ItemsSearchTable.name) WHERE \(ItemsSearchTable.name) MATCH ? LIMIT ?)") { statement in
             try statement.bind(match, at: 0)
             try statement.bind(cap, at: 1)
             _ = try statement.step()
@@ -124,7 +119,7 @@ extension ItemRecords {
     /// About how many items there are: the greatest rowid, read from the end of the table's
     /// B-tree without counting (it only sizes the walk).
     private func rowCountEstimate() throws -> Int {
-        try connection.withStatement("SELECT coalesce(max(rowid), 0) FROM items") { statement in
+        try connection.withStatement("SELECT coalesce(max(rowid), 0) FROM \(ItemsTable.name)") { statement in
             _ = try statement.step()
             return statement.int(at: 0)
         }
@@ -136,8 +131,8 @@ extension ItemRecords {
     private func forEachCandidate(_ match: String, _ query: ItemQuery, _ body: (Item) throws -> Void) throws {
         let (conditions, bindConditions): ([String], (Connection.Statement, Int) throws -> Int) = query.conditions(connection.dialect)
         let sql = """
-            SELECT \(ItemRepository.columns) FROM (SELECT rowid AS candidate FROM items_search WHERE items_search MATCH ?) \
-            CROSS JOIN items ON items.rowid = candidate WHERE \(conditions.joined(separator: " AND ")) \
+            SELECT \(ItemsTable.selectColumns) FROM (SELECT rowid AS candidate FROM \(ItemsSearchTable.name) WHERE \(ItemsSearchTable.name) MATCH ?) \
+            CROSS JOIN \(ItemsTable.name) ON \(ItemsTable.name).rowid = candidate WHERE \(conditions.joined(separator: " AND ")) \
             ORDER BY name, id LIMIT ? OFFSET ?
             """
         try connection.withStatement(sql) { statement in
@@ -146,7 +141,7 @@ extension ItemRecords {
             try connection.bindLimit(query.limit, to: statement, at: next)
             try statement.bind(query.offset, at: next + 1)
             while try statement.step() {
-                try body(try ItemRepository.decode(statement))
+                try body(try ItemsTable.decode(statement))
             }
         }
     }
@@ -165,7 +160,7 @@ extension ItemRecords {
         others.nameContains = nil
         let (conditions, bindConditions): ([String], (Connection.Statement, Int) throws -> Int) = others.conditions(connection.dialect)
         let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        let walk = "SELECT rowid, \(ItemQuery.containsCondition(connection.dialect)) FROM items\(filter) ORDER BY name, id LIMIT ?"
+        let walk = "SELECT rowid, \(ItemQuery.containsCondition(connection.dialect)) FROM \(ItemsTable.name)\(filter) ORDER BY name, id LIMIT ?"
         let found: [Int]? = try connection.withStatement(walk) { statement in
             try statement.bind(ItemQuery.containsPattern(term), at: 0)
             let next = try bindConditions(statement, 1)
@@ -188,9 +183,9 @@ extension ItemRecords {
         guard let found else { return nil }
         // A row another process deleted since the walk is left out, as if listed a moment later.
         return try found.compactMap { rowid in
-            try connection.withStatement("SELECT \(ItemRepository.columns) FROM items WHERE rowid = ?") { statement in
+            try connection.withStatement("\(ItemsTable.selectAll) WHERE rowid = ?") { statement in
                 try statement.bind(rowid, at: 0)
-                return try statement.step() ? try ItemRepository.decode(statement) : nil
+                return try statement.step() ? try ItemsTable.decode(statement) : nil
             }
         }
     }

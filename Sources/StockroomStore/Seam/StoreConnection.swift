@@ -70,6 +70,18 @@ extension DatabaseEngine {
         }
     }
 
+    /// What waits for the turn to append history, or nil on SQLite, whose write transaction is
+    /// the turn. On PostgreSQL every statement writing `items` takes the turn (an advisory
+    /// transaction lock, migration 0004's `item_events_take_turn`) before it touches a row; a
+    /// transaction that locks an item's row before its write takes the turn first, so that
+    /// every writer takes the two in one order (turn, then rows) and no two wait on each other.
+    var historyTurn: String? {
+        switch self {
+        case .sqlite: nil
+        case .postgres: "SELECT item_events_take_turn()"
+        }
+    }
+
     /// The operator matching a LIKE pattern ignoring ASCII letter case (SQLite's LIKE does; on
     /// PostgreSQL ILIKE over `COLLATE "C"` columns folds ASCII letters only, the same rule).
     var caseInsensitiveLike: String {

@@ -4,7 +4,7 @@ import Inventory
 
 // The rows `stockroom copy` moves, one type per table. Each is decoded from a row of any
 // engine and bound to a statement, a COPY or a checksum through the table's codecs and
-// layouts (ItemRepository.insertLayout, ItemHistory.layout, DraftRepository.layout): the
+// layouts (ItemsTable.insertLayout, ItemEventsTable.layout, DraftsTable.layout): the
 // column mapping exists there once, and a row that does not decode stops the copy.
 
 /// One table's row as the copy reads, writes and checksums it.
@@ -29,12 +29,12 @@ struct CopiedItem: CopiedRow {
     let createdAt: String
     let updatedAt: String
 
-    static let table = "items"
-    static let columns = ItemRepository.insertLayout.columns
-    static let keyColumns = ["id"]
+    static let table = ItemsTable.name
+    static let columns = ItemsTable.insertLayout.columns
+    static let keyColumns = [ItemsTable.key]
 
     init<Source: ColumnSource>(reading source: Source) throws(ColumnDecodingError) {
-        let layout = ItemRepository.insertLayout
+        let layout = ItemsTable.insertLayout
         var row = RowReader(source, at: layout.item)
         item = try ItemCodec.decode(from: &row)
         createdAt = source.text(at: layout.createdAt)
@@ -42,7 +42,7 @@ struct CopiedItem: CopiedRow {
     }
 
     func bind<Sink: ParameterSink>(to sink: Sink) throws {
-        let layout = ItemRepository.insertLayout
+        let layout = ItemsTable.insertLayout
         var row = RowBinder(sink, at: layout.item)
         try ItemCodec.bind(item, to: &row)
         try sink.bind(createdAt, at: layout.createdAt)
@@ -62,24 +62,24 @@ struct CopiedEvent: CopiedRow {
     let event: ItemEvent
     let position: Int
 
-    static let table = ItemHistory.table
+    static let table = ItemEventsTable.name
     static let columns: ColumnLayout = {
-        var columns = ItemHistory.layout.columns
-        _ = columns.add(ItemHistory.positionColumn)
+        var columns = ItemEventsTable.layout.columns
+        _ = columns.add(ItemEventsTable.positionColumn)
         return columns
     }()
-    static let keyColumns = ["item_id", "version"]
+    static let keyColumns = ItemEventsTable.keyColumns
 
     init<Source: ColumnSource>(reading source: Source) throws(ColumnDecodingError) {
-        let layout = ItemHistory.layout
+        let layout = ItemEventsTable.layout
         guard let id = source.uuid(at: layout.itemID) else {
             throw ColumnDecodingError(reason: "item_id \(source.describeColumn(at: layout.itemID)) is not a UUID")
         }
         guard let version = source.optionalInt(at: layout.version), version >= 1 else {
             throw ColumnDecodingError(reason: "version \(source.describeColumn(at: layout.version)) is not a version (1 or more)")
         }
-        guard let position = source.optionalInt(at: ItemHistory.positionIndex), position >= 1 else {
-            throw ColumnDecodingError(reason: "position \(source.describeColumn(at: ItemHistory.positionIndex)) is not a position (1 or more)")
+        guard let position = source.optionalInt(at: ItemEventsTable.positionIndex), position >= 1 else {
+            throw ColumnDecodingError(reason: "position \(source.describeColumn(at: ItemEventsTable.positionIndex)) is not a position (1 or more)")
         }
         self.position = position
         itemID = id
@@ -90,13 +90,13 @@ struct CopiedEvent: CopiedRow {
     }
 
     func bind<Sink: ParameterSink>(to sink: Sink) throws {
-        let layout = ItemHistory.layout
+        let layout = ItemEventsTable.layout
         try sink.bind(itemID, at: layout.itemID)
         try sink.bind(version, at: layout.version)
         try sink.bind(recordedAt, at: layout.recordedAt)
         var row = RowBinder(sink, at: layout.event)
         try ItemEventCodec.bind(event, to: &row)
-        try sink.bind(position, at: ItemHistory.positionIndex)
+        try sink.bind(position, at: ItemEventsTable.positionIndex)
     }
 
     func bindKey<Sink: ParameterSink>(to sink: Sink) throws {
@@ -112,12 +112,12 @@ struct CopiedDraft: CopiedRow {
     let createdAt: String
     let updatedAt: String
 
-    static let table = "drafts"
-    static let columns = DraftRepository.layout.columns
-    static let keyColumns = ["id"]
+    static let table = DraftsTable.name
+    static let columns = DraftsTable.layout.columns
+    static let keyColumns = [DraftsTable.key]
 
     init<Source: ColumnSource>(reading source: Source) throws(ColumnDecodingError) {
-        let layout = DraftRepository.layout
+        let layout = DraftsTable.layout
         guard let id = source.uuid(at: layout.id) else {
             throw ColumnDecodingError(reason: "id \(source.describeColumn(at: layout.id)) is not a UUID")
         }
@@ -129,7 +129,7 @@ struct CopiedDraft: CopiedRow {
     }
 
     func bind<Sink: ParameterSink>(to sink: Sink) throws {
-        let layout = DraftRepository.layout
+        let layout = DraftsTable.layout
         try sink.bind(id, at: layout.id)
         var row = RowBinder(sink, at: layout.draft)
         try DraftCodec.bind(draft, to: &row)

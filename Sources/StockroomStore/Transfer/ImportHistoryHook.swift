@@ -30,9 +30,9 @@ extension ItemImport {
     static let lookupSQL: String = {
         let columns = ItemCodec.columns()
         let nulls = columns.map { _ in "NULL" }.joined(separator: ", ")
-        return "SELECT \(ItemRepository.columns), 0 FROM items WHERE id = ?1 UNION ALL "
-            + "SELECT \(nulls), 1 FROM \(ItemHistory.table) WHERE item_id = ?1 AND version = 1 "
-            + "AND NOT EXISTS (SELECT 1 FROM items WHERE id = ?1)"
+        return "SELECT \(ItemsTable.selectColumns), 0 FROM \(ItemsTable.name) WHERE \(ItemsTable.key) = ?1 UNION ALL "
+            + "SELECT \(nulls), 1 FROM \(ItemEventsTable.name) WHERE item_id = ?1 AND version = 1 "
+            + "AND NOT EXISTS (SELECT 1 FROM \(ItemsTable.name) WHERE \(ItemsTable.key) = ?1)"
     }()
 
     /// What ``lookupSQL`` found for an id.
@@ -48,7 +48,7 @@ extension ItemImport {
         try lookup.bind(id, at: 0)
         guard try lookup.step() else { return .none }
         if lookup.int(at: ItemCodec.columns().count) == 1 { return .deleted }
-        return .stored(try ItemRepository.decode(lookup))
+        return .stored(try ItemsTable.decode(lookup))
     }
 
     /// Overwrites stored items with rows of `--on-conflict replace`; the database records what
@@ -56,14 +56,14 @@ extension ItemImport {
     final class Replacement<Connection: StoreConnection> {
         let connection: Connection
         /// `UPDATE items SET name = ?2, … , created_at = coalesce(?7, created_at), updated_at = ?8 WHERE id = ?1`,
-        /// bound as ``ItemRepository/insertLayout``: a NULL created_at keeps the stored one.
+        /// bound as ``ItemsTable/insertLayout``: a NULL created_at keeps the stored one.
         let update: Connection.Statement
         /// Stored items overwritten so far (a row equal to its stored item is not one).
         private(set) var replaced = 0
 
         init(connection: Connection) throws {
             self.connection = connection
-            let layout = ItemRepository.insertLayout
+            let layout = ItemsTable.insertLayout
             let names = layout.columns.names
             let id = names[layout.item]
             let assignments = names.indices.compactMap { index -> String? in
@@ -74,7 +74,7 @@ extension ItemImport {
                 default: return "\(names[index]) = \(placeholder)"
                 }
             }
-            update = try connection.cachedStatement("UPDATE items SET \(assignments.joined(separator: ", ")) WHERE \(id) = ?\(layout.item + 1)")
+            update = try connection.cachedStatement("UPDATE \(ItemsTable.name) SET \(assignments.joined(separator: ", ")) WHERE \(id) = ?\(layout.item + 1)")
         }
 
         /// Replaces the stored item with `item`; does nothing when no field differs (not counted
@@ -85,7 +85,7 @@ extension ItemImport {
             let stored = try ItemRecords(connection: connection).item(id: item.id, locking: true)
             guard ItemChanges(from: stored, to: item) != nil else { return nil }
             defer { update.reset() }
-            let layout = ItemRepository.insertLayout
+            let layout = ItemsTable.insertLayout
             var row = RowBinder(update, at: layout.item)
             try ItemCodec.bind(item, to: &row)
             if let created { try update.bindText(created, at: layout.createdAt) } else { try update.bindNull(at: layout.createdAt) }

@@ -15,11 +15,26 @@ import StockroomMigrations
 /// rows are read back in key order and compared with the source's: the same count and the same
 /// ``RowChecksum`` per table, or nothing is committed.
 public enum InventoryCopy {
-    /// The tables copied, in order.
-    public enum Table: String, CaseIterable, Sendable {
+    /// The tables copied, in order; each one's `rawValue` is its name in the database.
+    public enum Table: RawRepresentable, CaseIterable, Sendable {
         case items
-        case itemEvents = "item_events"
+        case itemEvents
         case drafts
+
+        /// The table's name, from the type that describes it.
+        public var rawValue: String {
+            switch self {
+            case .items: ItemsTable.name
+            case .itemEvents: ItemEventsTable.name
+            case .drafts: DraftsTable.name
+            }
+        }
+
+        /// The table named `rawValue`, nil for any other.
+        public init?(rawValue: String) {
+            guard let table = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+            self = table
+        }
     }
 
     /// Where a copy has got to.
@@ -101,7 +116,7 @@ public enum InventoryCopy {
                                 progress: (Progress) -> Void) throws -> Summary {
         let totals = try source.rowCounts()
         let indexes = try destination.secondaryIndexes()
-        try destination.drop(indexes)
+        try indexes.drop(destination.execute)
 
         var written: [Table: TableDigest] = [:]
         written[.items] = try destination.load(CopiedItem.self, from: source, total: totals[.items] ?? 0, progress: progress)
@@ -109,7 +124,7 @@ public enum InventoryCopy {
         written[.drafts] = try destination.load(CopiedDraft.self, from: source, total: totals[.drafts] ?? 0, progress: progress)
 
         progress(.indexing)
-        try destination.create(indexes)
+        try indexes.create(destination.execute)
         try destination.analyzeLoadedTables()
 
         var readBack: [Table: TableDigest] = [:]
@@ -140,7 +155,7 @@ public enum InventoryCopy {
         rows[.drafts] = try drafts.drafts.count()
         do {
             let history = try InventoryStore.reading(location: location, busyTimeoutMilliseconds: busyTimeoutMilliseconds, contents: .itemHistory)
-            rows[.itemEvents] = try Source(engine: history.engine).count(ItemHistory.table)
+            rows[.itemEvents] = try Source(engine: history.engine).count(ItemEventsTable.name)
         } catch DatabaseFileError.needsMigration {
             rows[.itemEvents] = 0
         }
@@ -267,7 +282,7 @@ private struct Destination {
     /// so the schema after the copy is the migrations' own. PostgreSQL: `DISABLE TRIGGER USER`
     /// then `ENABLE`, which also keeps every other session out of both tables until the commit.
     func withHistoryTriggersSuspended<T>(_ body: () throws -> T) throws -> T {
-        let tables = ["items", ItemHistory.table]
+        let tables = [ItemsTable.name, ItemEventsTable.name]
         switch engine {
         case .sqlite(let database):
             let list = tables.map { "'\($0)'" }.joined(separator: ", ")
@@ -278,13 +293,13 @@ private struct Destination {
                 while try statement.step() { found.append((statement.text(at: 0), statement.text(at: 1))) }
                 return found
             }
-            for trigger in triggers { try database.execute("DROP TRIGGER \(quoted(trigger.name))") }
+            for trigger in triggers { try database.execute("DROP TRIGGER \(SQLIdentifier.quoted(trigger.name))") }
             let result = try body()
             for trigger in triggers { try database.execute(trigger.sql) }
             // The search index's triggers were set aside with the others: rebuild it from the
             // rows now in place (a source's index is never copied; it is derived).
-            if triggers.contains(where: { $0.sql.contains(ItemSearch.table) }) {
-                try database.execute(ItemSearch.rebuildSQL)
+            if triggers.contains(where: { $0.sql.contains(ItemsSearchTable.name) }) {
+                try database.execute(ItemsSearchTable.rebuildSQL)
             }
             return result
         case .postgres(let store):
@@ -307,41 +322,13 @@ private struct Destination {
         }
     }
 
-    /// The indexes that are not a key or unique constraint, with the SQL that builds each.
-    func secondaryIndexes() throws -> [(name: String, sql: String)] {
-        let tables = InventoryCopy.Table.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
-        let sql = switch engine {
-        case .sqlite:
-            "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name IN (\(tables)) AND sql IS NOT NULL ORDER BY name"
-        case .postgres:
-            """
-            SELECT i.relname, pg_get_indexdef(x.indexrelid) FROM pg_index x
-            JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid
-            WHERE t.relname IN (\(tables)) AND t.relnamespace = current_schema()::regnamespace
-              AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = x.indexrelid)
-            ORDER BY i.relname
-            """
-        }
+    /// The indexes of the copied tables that are not a key or unique constraint.
+    func secondaryIndexes() throws -> SecondaryIndexes {
+        let tables = InventoryCopy.Table.allCases.map(\.rawValue)
         switch engine {
-        case .sqlite(let database): return try Self.pairs(sql, in: database)
-        case .postgres(let connection): return try Self.pairs(sql, in: connection)
+        case .sqlite(let database): return try SecondaryIndexes(of: tables, on: database)
+        case .postgres(let connection): return try SecondaryIndexes(of: tables, on: connection)
         }
-    }
-
-    private static func pairs<Connection: StoreConnection>(_ sql: String, in connection: Connection) throws -> [(name: String, sql: String)] {
-        try connection.withStatement(sql) { statement in
-            var found: [(name: String, sql: String)] = []
-            while try statement.step() { found.append((statement.text(at: 0), statement.text(at: 1))) }
-            return found
-        }
-    }
-
-    func drop(_ indexes: [(name: String, sql: String)]) throws {
-        for index in indexes { try execute("DROP INDEX \(quoted(index.name))") }
-    }
-
-    func create(_ indexes: [(name: String, sql: String)]) throws {
-        for index in indexes { try execute(index.sql) }
     }
 
     /// Gives PostgreSQL's planner statistics on the tables just loaded, as a bulk load should
@@ -413,18 +400,13 @@ private struct Destination {
         return TableDigest(rows: rows, checksumValue: checksum)
     }
 
-    private func execute(_ sql: String) throws {
+    func execute(_ sql: String) throws {
         switch engine {
         case .sqlite(let database): try database.execute(sql)
         case .postgres(let store): try store.connection.execute(sql)
         }
     }
 
-}
-
-/// A name as a quoted SQL identifier.
-private func quoted(_ name: String) -> String {
-    "\"" + name.replacing("\"", with: "\"\"") + "\""
 }
 
 /// The fields of one COPY row, bound as a statement's parameters are: codecs bind in column

@@ -10,8 +10,8 @@ import TextFormats
 /// memory stays flat at any size. Each item carries its `created_at`/`updated_at` times.
 public enum ItemExport {
     /// The item's columns then `created_at, updated_at`: the layout items are inserted with.
-    static let layout = ItemRepository.insertLayout
-    static let selectSQL = "SELECT \(layout.columns.list) FROM items ORDER BY id"
+    static let layout = ItemsTable.insertLayout
+    static let selectSQL = "SELECT \(layout.columns.list) FROM \(ItemsTable.name) ORDER BY \(ItemsTable.key)"
 
     /// Writes every item of `store`, file or server, to `descriptor` (standard output, say)
     /// and returns how many: the same bytes on either engine for the same rows, read in one
@@ -61,7 +61,6 @@ public enum ItemExport {
         return count
     }
 
-    /// Rows read per page from a server.
     /// Every item in one read snapshot, written once for both engines: one statement stepping
     /// through every row where the engine streams them (SQLite), else pages of rows, each
     /// resuming after the last id of the one before (keyset pagination, as `stockroom copy`
@@ -74,7 +73,7 @@ public enum ItemExport {
             var lastID: String?
             if let pageSize = connection.readPageSize {
                 // The page size is spelled in the SQL: a prepared `LIMIT $n` gets a generic plan.
-                let select = "SELECT \(layout.columns.list) FROM items"
+                let select = "SELECT \(layout.columns.list) FROM \(ItemsTable.name)"
                 let first = "\(select) ORDER BY id LIMIT \(pageSize)"
                 let next = "\(select) WHERE id > ?1 ORDER BY id LIMIT \(pageSize)"
                 while true {
@@ -145,13 +144,14 @@ public enum ItemExport {
         do {
             return try ItemCodec.decodeInPlace(from: &row)
         } catch {
-            throw StoreError.undecodableRow(table: "items", id: statement.text(at: layout.item), reason: error.reason)
+            throw StoreError.undecodableRow(table: ItemsTable.name, id: statement.text(at: layout.item), reason: error.reason)
         }
     }
 
     /// The columns of `items list --format csv` (the raw column values, the status through its
-    /// codec), then the two times.
-    private static func writeCSVRow<Row: ColumnSource>(_ statement: Row, to output: ByteOutput) throws {
+    /// codec), then the two times, from a row of ``layout``'s columns. Also what the import
+    /// fuzzer writes back its accepted rows with (Fuzz/Sources/FuzzImportRowDecoder).
+    static func writeCSVRow<Row: ColumnSource>(_ statement: Row, to output: ByteOutput) throws {
         let row = try decodedRow(statement)
         try statement.withText(at: row.id) { id in try output.append(id) }
         try output.append(UInt8(ascii: ","))

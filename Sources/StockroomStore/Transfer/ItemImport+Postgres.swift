@@ -3,11 +3,15 @@ import Glibc
 import Inventory
 import PostgresCore
 
-// An import into a PostgreSQL server: the same readers, row decoding, checks and history as
-// into a file (ItemImport.load), written through the engine seam instead of SQLite's bulk
-// path. The whole input is one READ COMMITTED transaction, never retried: the input may be
-// standard input, read once. A key violation would abort a server's transaction, so rows are
-// inserted with ON CONFLICT DO NOTHING and the change count says what happened.
+// An import into a PostgreSQL server: the same readers, row decoding and checks as into a file
+// (ItemImport.read), with the rows sent the way a server takes many rows fast. One INSERT per
+// row cost two round trips a row (the row, and its lookup), 16x `psql \copy` (BENCHMARKS.md,
+// issue 21). So the decoded rows, with the line each starts on, are COPYed into a temporary
+// staging table in the import's transaction; once the input is read, one query finds the ids
+// that cannot be written (stored, under `fail`; a deleted item's) by line, and one set-based
+// INSERT … SELECT in line order writes the rows: the database's own triggers record each
+// item's history in that order, as they did row by row. The whole input is one READ COMMITTED
+// transaction, never retried: the input may be standard input, read once.
 extension ItemImport {
     /// Imports the rows read from `descriptor` into `store`, a file or a server, with the same
     /// result, summary and history on either engine.
@@ -27,67 +31,223 @@ extension ItemImport {
             if dryRun {
                 return try store.read {
                     try load(descriptor, lookup: try connection.cachedStatement(ItemImport.lookupSQL),
-                             writer: nil as PostgresRowWriter?, progress: progress)
+                             writer: nil as PostgresStagingWriter?, progress: progress)
                 }
             }
             return try connection.connection.transaction(isolation: .readCommitted) {
-                let writer = try PostgresRowWriter(connection: connection, onConflict: onConflict)
-                let summary = try load(descriptor, lookup: try connection.cachedStatement(ItemImport.lookupSQL),
-                                       writer: writer, progress: progress)
-                let replaced = writer.replacement?.replaced ?? 0
-                return Summary(rows: summary.rows, imported: writer.inserted,
-                               skipped: onConflict == .fail ? 0 : summary.rows - writer.inserted - replaced,
+                let staging = PostgresImportStaging(connection: connection.connection, onConflict: onConflict)
+                try staging.create()
+                var outcome: (summary: Summary, problems: ProblemList)?
+                try connection.connection.copyIn(staging.copySQL) { copy in
+                    outcome = try read(descriptor, lookup: nil as PostgresStoreStatement?,
+                                         writer: PostgresStagingWriter(copy), progress: progress)
+                }
+                guard let summary = outcome?.summary, var problems = outcome?.problems else { preconditionFailure("copyIn runs its body") }
+                // Every writer of `items` waits for this turn (migration 0004) before touching a
+                // row, so from here until COMMIT no other writer changes what the checks read.
+                // Taken before any row lock, in the order every write path takes them.
+                try staging.takeHistoryTurn()
+                let found = try staging.unwritableIDs()
+                problems.merge(found.problems, total: found.total)
+                guard problems.isEmpty else { throw problems.rejection }
+                let (imported, replaced) = try staging.write()
+                return Summary(rows: summary.rows, imported: imported,
+                               skipped: onConflict == .fail ? 0 : summary.rows - imported - replaced,
                                replaced: replaced, dryRun: false, rebuiltIndexes: false)
             }
         }
     }
 }
 
-/// Writes rows into a server one prepared INSERT at a time; the server's triggers record each
-/// new item's version 1 and each replaced item's change, as into a file.
-final class PostgresRowWriter: ImportRowWriter {
-    let connection: PostgresStoreConnection
-    let insert: PostgresStoreStatement
-    /// ``ItemImport/lookupSQL``, run before inserting a row that names its id: the trigger's
-    /// refusal of a deleted item's id would abort the transaction, and the import goes on
-    /// reading to report every bad row.
-    let lookup: PostgresStoreStatement
-    let onConflict: ItemImport.ConflictPolicy
-    let replacement: ItemImport.Replacement<PostgresStoreConnection>?
-    /// New items written so far.
-    private(set) var inserted = 0
+/// Encodes each good row of an import into the staging table's COPY: its line, whether it
+/// named its id and gave its creation time, then the `items` columns as an INSERT binds them
+/// (``ItemImport/bind(_:id:decoder:now:to:)``).
+final class PostgresStagingWriter: ImportRowWriter, ParameterSink {
+    let copy: CopyWriter
+    private var next = 0
 
-    init(connection: PostgresStoreConnection, onConflict: ItemImport.ConflictPolicy) throws {
-        self.connection = connection
-        self.onConflict = onConflict
-        // A stored id never raises an error here (it would abort the transaction, and the
-        // import goes on reading to report every bad row): the change count tells.
-        insert = try connection.cachedStatement(ItemRepository.insertSQL + " ON CONFLICT (id) DO NOTHING")
-        lookup = try connection.cachedStatement(ItemImport.lookupSQL)
-        replacement = onConflict == .replace ? try ItemImport.Replacement(connection: connection) : nil
+    init(_ copy: CopyWriter) { self.copy = copy }
+
+    var checksAfterReading: Bool { true }
+
+    func write(id: UUID, row: ImportedRow, line: Int, decoder: ImportRowDecoder, now: [UInt8]) throws -> String? {
+        copy.writeField(line)
+        copy.writeField(row.id != nil ? 1 : 0)
+        copy.writeField(row.hasCreatedAt ? 1 : 0)
+        _ = try ItemImport.bind(row, id: id, decoder: decoder, now: now, to: self)
+        next = 0
+        try copy.endRow()
+        return nil
     }
 
-    func write(id: UUID, row: ImportedRow, decoder: ImportRowDecoder, now: [UInt8]) throws -> String? {
-        if row.id != nil, case .deleted = try ItemImport.stored(id, lookup: lookup) {
-            return ItemImport.deletedItemProblem(id)
-        }
-        defer { insert.reset() }
-        let (item, created, updated) = try ItemImport.bind(row, id: id, decoder: decoder, now: now, to: insert)
-        try insert.run()
-        if connection.changes == 1 {
-            inserted += 1
-            return nil
-        }
-        switch onConflict {
-        case .fail: return ItemImport.existingIDProblem(id)
-        case .skip: return nil
-        case .replace:
-            guard let replacement else { return nil }
-            return try updated.withUnsafeBufferPointer { time in
-                try created.withUnsafeBufferPointer { created in
-                    try replacement.replace(with: item, created: row.hasCreatedAt ? created : nil, updated: time)
-                }
+    // ParameterSink: codecs bind in column order, so each value is the next field.
+    @inline(__always)
+    private func field(_ index: Int) {
+        precondition(index == next, "COPY fields are bound in column order")
+        next += 1
+    }
+
+    func bind(_ value: String, at index: Int) throws {
+        field(index)
+        var text = value
+        text.withUTF8 { copy.writeField($0) }
+    }
+
+    func bind(_ value: Int, at index: Int) throws {
+        field(index)
+        copy.writeField(value)
+    }
+
+    func bindText(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) throws {
+        field(index)
+        copy.writeField(bytes)
+    }
+
+    func bindStatic(_ value: StaticString, at index: Int) throws {
+        field(index)
+        copy.writeField(UnsafeBufferPointer(start: value.utf8Start, count: value.utf8CodeUnitCount))
+    }
+
+    func bindNull(at index: Int) throws {
+        field(index)
+        copy.writeNullField()
+    }
+}
+
+/// The staging table of one import on a server, and the set-based statements that check its
+/// rows and write them into `items`.
+struct PostgresImportStaging {
+    let connection: Connection
+    let onConflict: ItemImport.ConflictPolicy
+    /// Temporary, so unlogged and private to the session; dropped at the end of the transaction.
+    static let table = "stockroom_import_rows"
+    /// The `items` columns an import writes, in bind order.
+    private let columns = ItemsTable.insertLayout.columns.names
+
+    /// `line`: where the row starts in the input; `named`: the row gave its id (generated ids
+    /// need no check); `dated`: the row gave its creation time (a replace keeps the stored one
+    /// otherwise). Then the `items` columns, their types taken from `items` itself.
+    func create() throws {
+        let list = columns.joined(separator: ", ")
+        try connection.execute("""
+            CREATE TEMPORARY TABLE \(Self.table) ON COMMIT DROP AS
+            SELECT 0::bigint AS line, 0::integer AS named, 0::integer AS dated, \(list) FROM \(ItemsTable.name) WITH NO DATA
+            """)
+    }
+
+    var copySQL: String {
+        "COPY \(Self.table) (line, named, dated, \(columns.joined(separator: ", "))) FROM STDIN"
+    }
+
+    /// Waits for the turn to append history (``DatabaseEngine/historyTurn``).
+    func takeHistoryTurn() throws {
+        try connection.execute(DatabaseEngine.postgres.historyTurn!)
+    }
+
+    /// The first ``ImportRejection/shownLimit`` rows, by line, whose id cannot be written, and
+    /// how many there are: a deleted item's id (its history is kept); a stored one under `fail`.
+    func unwritableIDs() throws -> (problems: [ImportRejection.Problem], total: Int) {
+        let id = columns[ItemsTable.insertLayout.item]
+        let deleted = "i.\(id) IS NULL AND EXISTS (SELECT 1 FROM \(ItemEventsTable.name) e WHERE e.\(ItemEventsTable.itemIDColumn) = s.\(id) AND e.version = 1)"
+        let refused = onConflict == .fail ? "i.\(id) IS NOT NULL OR \(deleted)" : deleted
+        // Planned with the staging table's real size: without statistics the planner guesses.
+        try connection.execute("ANALYZE \(Self.table)")
+        let result = try connection.query("""
+            SELECT s.line, s.\(id), i.\(id) IS NOT NULL, count(*) OVER ()
+            FROM \(Self.table) s LEFT JOIN \(ItemsTable.name) i ON i.\(id) = s.\(id)
+            WHERE s.named = 1 AND (\(refused))
+            ORDER BY s.line LIMIT \(ImportRejection.shownLimit)
+            """)
+        // The cells point into the result, kept until they are read.
+        return withExtendedLifetime(result) {
+            let cells = result.cells
+            var problems: [ImportRejection.Problem] = []
+            var total = 0
+            for row in 0..<cells.rowCount {
+                guard let line = cells.integer(row: row, column: 0),
+                      let given = cells.bytes(row: row, column: 1).flatMap(UUID.init(canonicalUTF8:)) else { continue }
+                let stored = cells.bytes(row: row, column: 2)?.first == UInt8(ascii: "t")
+                problems.append(.init(line: line, reason: stored ? ItemImport.existingIDProblem(given) : ItemImport.deletedItemProblem(given)))
+                total = cells.integer(row: row, column: 3) ?? total
             }
+            return (problems, total)
+        }
+    }
+
+    /// Writes the staged rows into `items` in line order, so the triggers number their events
+    /// in that order; returns the items added and the stored items replaced.
+    func write() throws -> (imported: Int, replaced: Int) {
+        let list = columns.joined(separator: ", ")
+        let selected = columns.map { "s.\($0)" }.joined(separator: ", ")
+        switch onConflict {
+        case .fail:
+            // The checks found no stored id, and no writer can add one before COMMIT.
+            return (try connection.run("INSERT INTO \(ItemsTable.name) (\(list)) SELECT \(selected) FROM \(Self.table) s ORDER BY s.line"), 0)
+        case .skip:
+            return (try connection.run("""
+                INSERT INTO \(ItemsTable.name) (\(list)) SELECT \(selected) FROM \(Self.table) s ORDER BY s.line
+                ON CONFLICT (\(columns[ItemsTable.insertLayout.item])) DO NOTHING
+                """), 0)
+        case .replace:
+            return try replace()
+        }
+    }
+
+    /// `--on-conflict replace`: one INSERT … ON CONFLICT DO UPDATE in line order, so an added
+    /// item's 'added' and a replaced item's 'changed' come in the order of their rows, as row
+    /// by row. A stored item that the row would not change (its name, colour and status as
+    /// Swift compares them, as ``ItemImport/Replacement`` does) is left alone and no event is
+    /// written: PostgreSQL compares names byte by byte, Swift by canonical equivalence, so the
+    /// rows whose names differ only in their bytes are asked of Swift first.
+    private func replace() throws -> (imported: Int, replaced: Int) {
+        let layout = ItemsTable.insertLayout
+        let id = columns[layout.item]
+        let fields = ItemCodec.columns().filter { $0 != id }
+        let name = fields[0]
+        let others = fields.dropFirst()
+        let unchangedElse = others.map { "i.\($0) IS NOT DISTINCT FROM s.\($0)" }.joined(separator: " AND ")
+        // Names in other bytes can only be canonically equal if one is not ASCII.
+        let candidates = try connection.query("""
+            SELECT s.line, i.\(name), s.\(name) FROM \(Self.table) s JOIN \(ItemsTable.name) i ON i.\(id) = s.\(id)
+            WHERE i.\(name) <> s.\(name) AND \(unchangedElse)
+              AND (octet_length(i.\(name)) <> char_length(i.\(name)) OR octet_length(s.\(name)) <> char_length(s.\(name)))
+            """)
+        let equalLines = withExtendedLifetime(candidates) {
+            let cells = candidates.cells
+            return (0..<cells.rowCount).compactMap { row -> String? in
+                guard let stored = cells.bytes(row: row, column: 1), let given = cells.bytes(row: row, column: 2),
+                      String(decoding: stored, as: UTF8.self) == String(decoding: given, as: UTF8.self),
+                      let line = cells.integer(row: row, column: 0) else { return nil }
+                return String(line)
+            }
+        }
+        if !equalLines.isEmpty {
+            try connection.run("DELETE FROM \(Self.table) WHERE line = ANY($1::bigint[])", "{\(equalLines.joined(separator: ","))}")
+        }
+        let list = columns.joined(separator: ", ")
+        let selected = columns.indices.map { index in
+            // A row without a creation time keeps the stored item's.
+            index == layout.createdAt
+                ? "CASE WHEN s.dated = 1 OR i.\(id) IS NULL THEN s.\(columns[index]) ELSE i.\(columns[index]) END"
+                : "s.\(columns[index])"
+        }.joined(separator: ", ")
+        let changed = "(" + fields.map { "i.\($0)" }.joined(separator: ", ") + ") IS DISTINCT FROM ("
+            + fields.map { "s.\($0)" }.joined(separator: ", ") + ")"
+        let assignments = columns.filter { $0 != id }.map { "\($0) = EXCLUDED.\($0)" }.joined(separator: ", ")
+        // xmax is 0 in a row version that an INSERT made, and not in one an ON CONFLICT
+        // DO UPDATE made (it holds the conflict's row lock): which rows were added.
+        let written = try connection.query("""
+            WITH written AS (
+                INSERT INTO \(ItemsTable.name) (\(list))
+                SELECT \(selected) FROM \(Self.table) s LEFT JOIN \(ItemsTable.name) i ON i.\(id) = s.\(id)
+                WHERE i.\(id) IS NULL OR \(changed)
+                ORDER BY s.line
+                ON CONFLICT (\(id)) DO UPDATE SET \(assignments)
+                RETURNING xmax = 0 AS added)
+            SELECT count(*) FILTER (WHERE added), count(*) FILTER (WHERE NOT added) FROM written
+            """)
+        return withExtendedLifetime(written) {
+            (written.cells.integer(row: 0, column: 0) ?? 0, written.cells.integer(row: 0, column: 1) ?? 0)
         }
     }
 }

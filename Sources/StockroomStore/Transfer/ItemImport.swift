@@ -97,14 +97,14 @@ public struct ItemImport {
         defer { try? database.execute("PRAGMA temp_store = \(temporaryStorage)") }
         return try database.writeTransaction {
             let before = try ItemRepository(database: database).count()
-            let rebuild = before == 0 ? try IndexRebuild(database: database) : nil
+            let rebuild = before == 0 ? try SecondaryIndexes(of: [ItemsTable.name], on: database) : nil
             if let loadCacheKiB { try database.execute("PRAGMA cache_size = -\(loadCacheKiB)") }
             defer { if loadCacheKiB != nil { try? database.execute("PRAGMA cache_size = -2000") } }
-            try rebuild?.dropIndexes()
+            try rebuild?.drop(database.execute)
             // The database's triggers write each item's history as its row is written.
             let writer = try RowWriter(database: database, onConflict: onConflict)
             let summary = try load(descriptor, lookup: try database.prepare(ItemImport.lookupSQL), writer: writer, progress: progress)
-            try rebuild?.createIndexes()
+            try rebuild?.create(database.execute)
             let written = try ItemRepository(database: database).count() - before
             let replaced = writer.replacement?.replaced ?? 0
             return Summary(rows: summary.rows, imported: written,
@@ -119,6 +119,17 @@ public struct ItemImport {
     func load<Writer: ImportRowWriter, Lookup: StoreStatement>(
         _ descriptor: Int32, lookup: Lookup?, writer: Writer?, progress: (Progress) -> Void
     ) throws -> Summary {
+        let (summary, problems) = try read(descriptor, lookup: lookup, writer: writer, progress: progress)
+        guard problems.isEmpty else { throw problems.rejection }
+        return summary
+    }
+
+    /// ``load(_:lookup:writer:progress:)`` returning the bad rows found instead of throwing
+    /// them, for a writer that checks its rows after the reading (``ImportRowWriter/checksAfterReading``)
+    /// and adds the problems it finds. Throws at once only for an input that has no rows at all.
+    func read<Writer: ImportRowWriter, Lookup: StoreStatement>(
+        _ descriptor: Int32, lookup: Lookup?, writer: Writer?, progress: (Progress) -> Void
+    ) throws -> (Summary, ProblemList) {
         let input = ByteInput(descriptor: descriptor)
         let decoder = ImportRowDecoder()
         var problems = ProblemList()
@@ -168,8 +179,8 @@ public struct ItemImport {
             } else {
                 id = UUID.version7()
             }
-            guard let writer, problems.isEmpty else { return }
-            if let problem = try writer.write(id: id, row: row, decoder: decoder, now: now) {
+            guard let writer, problems.isEmpty || writer.checksAfterReading else { return }
+            if let problem = try writer.write(id: id, row: row, line: line, decoder: decoder, now: now) {
                 problems.add(line: line, problem)
             }
         }
@@ -225,19 +236,25 @@ public struct ItemImport {
             }
         }
         progress(Progress(rows: rows, bytesRead: input.bytesRead))
-        guard problems.isEmpty else { throw problems.rejection }
-        return Summary(rows: rows, imported: rows - existing - unchanged,
-                       skipped: onConflict == .skip ? existing : unchanged,
-                       replaced: onConflict == .replace ? existing : 0,
-                       dryRun: true, rebuiltIndexes: false)
+        return (Summary(rows: rows, imported: rows - existing - unchanged,
+                        skipped: onConflict == .skip ? existing : unchanged,
+                        replaced: onConflict == .replace ? existing : 0,
+                        dryRun: true, rebuiltIndexes: false), problems)
     }
 }
 
 /// Writes one decoded row into the database of an import.
 protocol ImportRowWriter: AnyObject {
     /// Writes one row (the database records its history); returns why it could not be
-    /// written, or nil.
-    func write(id: UUID, row: ImportedRow, decoder: ImportRowDecoder, now: [UInt8]) throws -> String?
+    /// written, or nil. `line` is where the row starts in the input.
+    func write(id: UUID, row: ImportedRow, line: Int, decoder: ImportRowDecoder, now: [UInt8]) throws -> String?
+    /// True when the writer is given every good row, even after a bad one, because it checks
+    /// them all together once the input is read (a server's COPY into a staging table).
+    var checksAfterReading: Bool { get }
+}
+
+extension ImportRowWriter {
+    var checksAfterReading: Bool { false }
 }
 
 /// Writes rows with prepared statements reused for every row; the database's triggers record
@@ -254,18 +271,16 @@ private final class RowWriter: ImportRowWriter {
     init(database: Database, onConflict: ItemImport.ConflictPolicy) throws {
         self.database = database
         self.onConflict = onConflict
-        var sql = ItemRepository.insertSQL
         // With replace too the INSERT leaves a stored item alone: the stored item is read first,
         // so that only a row that changes something is written (only for the ids that conflict).
-        if onConflict != .fail { sql += " ON CONFLICT (id) DO NOTHING" }
-        insert = try database.prepare(sql)
+        insert = try database.prepare(onConflict == .fail ? ItemsTable.insertSQL : ItemsTable.insertSkippingExistingSQL)
         lookup = try database.prepare(ItemImport.lookupSQL)
         replacement = onConflict == .replace ? try ItemImport.Replacement(connection: database) : nil
     }
 
     /// Writes one row; returns why it could not be written, or nil.
     @inline(__always)
-    func write(id: UUID, row: ImportedRow, decoder: ImportRowDecoder, now: [UInt8]) throws -> String? {
+    func write(id: UUID, row: ImportedRow, line: Int, decoder: ImportRowDecoder, now: [UInt8]) throws -> String? {
         defer { insert.reset() }
         let (item, created, updated) = try ItemImport.bind(row, id: id, decoder: decoder, now: now, to: insert)
         do {
@@ -284,34 +299,6 @@ private final class RowWriter: ImportRowWriter {
                 try replacement.replace(with: item, created: row.hasCreatedAt ? created : nil, updated: time)
             }
         }
-    }
-}
-
-/// The secondary indexes of `items`, dropped before a bulk load and created again after it from
-/// the SQL SQLite kept for them.
-private struct IndexRebuild {
-    let database: Database
-    let indexes: [(name: String, sql: String)]
-
-    init(database: Database) throws {
-        self.database = database
-        indexes = try database.withStatement(
-            "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'items' AND sql IS NOT NULL ORDER BY name"
-        ) { statement in
-            var found: [(String, String)] = []
-            while try statement.step() { found.append((statement.text(at: 0), statement.text(at: 1))) }
-            return found
-        }
-    }
-
-    func dropIndexes() throws {
-        for index in indexes {
-            try database.execute("DROP INDEX \"\(index.name.replacing("\"", with: "\"\""))\"")
-        }
-    }
-
-    func createIndexes() throws {
-        for index in indexes { try database.execute(index.sql) }
     }
 }
 
@@ -371,7 +358,7 @@ extension ItemImport {
     @inline(__always)
     static func bind<Statement: ParameterSink>(_ row: ImportedRow, id: UUID, decoder: ImportRowDecoder, now: [UInt8],
                                                to insert: Statement) throws -> (item: Item, created: [UInt8], updated: [UInt8]) {
-        let layout = ItemRepository.insertLayout
+        let layout = ItemsTable.insertLayout
         var binder = RowBinder(insert, at: layout.item)
         let item = Item(id: id, name: row.name, color: row.color, status: row.status)
         try ItemCodec.bind(item, to: &binder)

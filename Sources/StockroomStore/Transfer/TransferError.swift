@@ -69,4 +69,22 @@ struct ProblemList {
     }
 
     var rejection: ImportRejection { ImportRejection(problems: shown, total: total) }
+
+    /// Adds problems found apart from these (other lines), keeping file order: `others` are the
+    /// first of `otherTotal` problems, in line order.
+    mutating func merge(_ others: [ImportRejection.Problem], total otherTotal: Int) {
+        var merged: [ImportRejection.Problem] = []
+        var mine = shown[...], theirs = others[...]
+        while merged.count < ImportRejection.shownLimit, let next = mine.first ?? theirs.first {
+            if let other = theirs.first, other.line < next.line {
+                merged.append(theirs.removeFirst())
+            } else if mine.first != nil {
+                merged.append(mine.removeFirst())
+            } else {
+                merged.append(theirs.removeFirst())
+            }
+        }
+        shown = merged
+        total += otherTotal
+    }
 }

@@ -32,8 +32,8 @@ enum ItemCSVLayout {
     }
 
     static let titles: [String] = {
-        let names = ItemRepository.insertLayout.columns.names
-        precondition(names.count == Column.allCases.count, "ItemCSVLayout.Column follows ItemRepository.insertLayout")
+        let names = ItemsTable.insertLayout.columns.names
+        precondition(names.count == Column.allCases.count, "ItemCSVLayout.Column follows ItemsTable.insertLayout")
         return names
     }()
 

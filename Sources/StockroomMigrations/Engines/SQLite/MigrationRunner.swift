@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import SQLiteCore
+import TextFormats
 
 /// Applies versioned migrations to a database and refuses databases it cannot vouch for.
 ///
@@ -161,16 +162,5 @@ public final class MigrationRunner: MigrationRunning {
             try statement.bind(migration.checksum, at: 2)
             try statement.run()
         }
-    }
-}
-
-extension StringProtocol {
-    /// The text without leading and trailing characters that satisfy `isTrimmed` (Foundation's
-    /// `trimmingCharacters(in:)` without linking Foundation: BENCHMARKS.md, W6).
-    fileprivate func trimmed(_ isTrimmed: (Character) -> Bool) -> SubSequence {
-        guard let first = firstIndex(where: { !isTrimmed($0) }), let last = lastIndex(where: { !isTrimmed($0) }) else {
-            return self[endIndex...]
-        }
-        return self[first...last]
     }
 }

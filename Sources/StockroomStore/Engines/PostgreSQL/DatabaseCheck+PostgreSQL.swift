@@ -26,7 +26,7 @@ extension PostgresStoreConnection: CheckedConnection {
     /// binary reads; a savepoint keeps the transaction usable after the server refuses it.
     func selectForCheck(table: String, columns: String) throws -> DatabaseCheck.TableSelection<PostgresStoreStatement> {
         // item_events' key gives its order; the other tables have an id as their key.
-        let order = table == ItemHistory.table ? "item_id, version" : "id"
+        let order = table == ItemEventsTable.name ? ItemEventsTable.keyList : "id"
         try connection.execute("SAVEPOINT stockroom_check")
         do {
             let statement = try cachedStatement("SELECT \(columns) FROM \(table) ORDER BY \(order)")
@@ -41,7 +41,7 @@ extension PostgresStoreConnection: CheckedConnection {
     /// Constraints on the inventory's tables that the server does not hold existing rows to
     /// (added `NOT VALID`), and disabled triggers (`ALTER TABLE ... DISABLE TRIGGER`).
     func ruleProblems() throws -> [DatabaseCheck.Problem] {
-        let tables = "(to_regclass('items'), to_regclass('drafts'), to_regclass('\(ItemHistory.table)'))"
+        let tables = "(to_regclass('\(ItemsTable.name)'), to_regclass('\(DraftsTable.name)'), to_regclass('\(ItemEventsTable.name)'))"
         let unvalidated = try connection.query("""
             SELECT conname, conrelid::regclass::text FROM pg_constraint
             WHERE conrelid IN \(tables) AND NOT convalidated ORDER BY 2, 1

@@ -48,7 +48,7 @@ extension Database: CheckedConnection {
     func selectForCheck(table: String, columns: String) throws -> DatabaseCheck.TableSelection<SQLiteCore.Statement> {
         do {
             // item_events is WITHOUT ROWID: its key gives its order.
-            let order = table == ItemHistory.table ? "item_id, version" : "rowid"
+            let order = table == ItemEventsTable.name ? ItemEventsTable.keyList : "rowid"
             return .statement(try prepare("SELECT \(columns) FROM \(table) ORDER BY \(order)"))
         } catch let error as SQLiteError where !error.isCorruption && !error.isBusy {
             // A column this binary reads is missing: the table has another shape.
