@@ -103,6 +103,16 @@ protocol StoreConnection: AnyObject {
     func cachedStatement(_ sql: String) throws -> Statement
     /// Runs `body` in a new write transaction, or in a savepoint when one is already open.
     func inTransaction<T>(_ body: () throws -> T) throws -> T
+    /// Runs `body` in one new write transaction that is never run again (its input may be
+    /// read once): committed when it returns, rolled back when it throws.
+    func inTransactionWithoutRetry<T>(_ body: () throws -> T) throws -> T
+    /// Runs `body` with the user triggers of `tables` set aside, inside the caller's
+    /// transaction (DDL is transactional on both engines: a rollback restores them).
+    func withTriggersSuspended<T>(on tables: [String], _ body: () throws -> T) throws -> T
+    /// Deletes every row of `tables`, with no trigger to refuse it (see ``withTriggersSuspended(on:_:)``).
+    func removeAllRows(of tables: [String]) throws
+    /// Runs SQL without parameters or results (DDL, index builds).
+    func execute(_ sql: String) throws
     /// Runs `body` in one read-only transaction: every statement in it sees the same snapshot.
     func inReadTransaction<T>(_ body: () throws -> T) throws -> T
     /// Rows per page when a long read is taken in keyset pages (PostgreSQL, whose client holds

@@ -75,6 +75,28 @@ final class PostgresStoreConnection: StoreConnection {
         try connection.query("SELECT to_regclass($1) IS NOT NULL", name).scalar(Bool.self)
     }
 
+    /// READ COMMITTED, not retried: the body may read its input once.
+    func inTransactionWithoutRetry<T>(_ body: () throws -> T) throws -> T {
+        try connection.transaction(isolation: .readCommitted, body)
+    }
+
+    /// `DISABLE TRIGGER USER` then `ENABLE`, which also keeps every other session out of the
+    /// tables until the commit.
+    func withTriggersSuspended<T>(on tables: [String], _ body: () throws -> T) throws -> T {
+        for table in tables { try connection.execute("ALTER TABLE \(table) DISABLE TRIGGER USER") }
+        let result = try body()
+        for table in tables { try connection.execute("ALTER TABLE \(table) ENABLE TRIGGER USER") }
+        return result
+    }
+
+    func removeAllRows(of tables: [String]) throws {
+        try connection.execute("TRUNCATE \(tables.joined(separator: ", "))")
+    }
+
+    func execute(_ sql: String) throws {
+        try connection.execute(sql)
+    }
+
     /// One REPEATABLE READ, READ ONLY transaction: one snapshot for every statement in `body`.
     func inReadTransaction<T>(_ body: () throws -> T) throws -> T {
         try connection.transaction(isolation: .repeatableRead, readOnly: true, body)

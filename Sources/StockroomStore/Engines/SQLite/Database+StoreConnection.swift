@@ -33,6 +33,35 @@ extension Database: StoreConnection {
         isAutocommit ? try writeTransaction(body) : try savepoint("stockroom", body)
     }
 
+    func inTransactionWithoutRetry<T>(_ body: () throws -> T) throws -> T {
+        try writeTransaction(body)
+    }
+
+    /// Each trigger is dropped and created again from the SQL the schema holds for it, so the
+    /// schema afterwards is the migrations' own. The search index's triggers are set aside with
+    /// the others, so it is rebuilt from the rows then in place (it is derived, never copied).
+    func withTriggersSuspended<T>(on tables: [String], _ body: () throws -> T) throws -> T {
+        let list = tables.map { "'\($0)'" }.joined(separator: ", ")
+        let triggers = try withStatement(
+            "SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name IN (\(list)) ORDER BY name"
+        ) { statement in
+            var found: [(name: String, sql: String)] = []
+            while try statement.step() { found.append((statement.text(at: 0), statement.text(at: 1))) }
+            return found
+        }
+        for trigger in triggers { try execute("DROP TRIGGER \(SQLIdentifier.quoted(trigger.name))") }
+        let result = try body()
+        for trigger in triggers { try execute(trigger.sql) }
+        if triggers.contains(where: { $0.sql.contains(ItemsSearchTable.name) }) {
+            try execute(ItemsSearchTable.rebuildSQL)
+        }
+        return result
+    }
+
+    func removeAllRows(of tables: [String]) throws {
+        for table in tables { try execute("DELETE FROM \(table)") }
+    }
+
     func inReadTransaction<T>(_ body: () throws -> T) throws -> T {
         try readTransaction(body)
     }
