@@ -35,10 +35,43 @@ public struct DraftWizard: Hashable, Sendable {
     /// requests (a web page names the step it shows): the draft's stored values are the
     /// defaults, as in ``init(entry:)``. A step not on the draft's path (the quantity of an
     /// item out of stock, say) starts at the first question instead.
-    public init(entry: IdentifiedDraft, at kind: WizardStep.Kind) {
+    ///
+    /// `memory` is ``memory`` of the wizard that asked the previous question, carried by the
+    /// front between requests: without it, answering no and then yes to "in stock?" across
+    /// two requests would forget the quantity the terminal's wizard remembers. Only the
+    /// branch the stored draft is not on is taken from it (the stored values win for the
+    /// other), and a quantity the domain would refuse is ignored.
+    public init(entry: IdentifiedDraft, at kind: WizardStep.Kind, remembering memory: Memory? = nil) {
         self.init(entry: entry)
+        if let memory {
+            switch entry.draft.item.status {
+            case .inStock:
+                backOrderDefault = memory.isOnBackOrder
+            case .outOfStock:
+                if memory.quantity >= Status.minimumQuantity { quantityDefault = memory.quantity }
+            }
+        }
         if DraftWizard.path(for: entry.draft.item).contains(kind) { step = makeStep(kind) }
     }
+
+    /// What the wizard remembers beyond the draft: the answer last given on each branch of
+    /// "in stock?", offered again when the user comes back to that branch.
+    public struct Memory: Hashable, Sendable {
+        /// The quantity offered when the answer to "in stock?" becomes yes.
+        public var quantity: Int
+        /// The back-order answer offered when the answer to "in stock?" becomes no.
+        public var isOnBackOrder: Bool
+
+        /// A memory holding these answers.
+        public init(quantity: Int, isOnBackOrder: Bool) {
+            self.quantity = quantity
+            self.isOnBackOrder = isOnBackOrder
+        }
+    }
+
+    /// The answers remembered for the branches of "in stock?", for a front that keeps no
+    /// wizard between requests to hand to ``init(entry:at:remembering:)``.
+    public var memory: Memory { Memory(quantity: quantityDefault, isOnBackOrder: backOrderDefault) }
 
     /// The questions asked for an item with these answers, in order: the one place that
     /// decides what follows what, and where the in-stock branch is.

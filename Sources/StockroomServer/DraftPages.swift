@@ -14,8 +14,9 @@ struct DraftPages: Sendable {
         router.get("/drafts") { _, _ in try await list() }
         router.post("/drafts") { request, _ in try await start(request) }
         router.get("/drafts/:id/wizard") { request, context in
-            let kind = try DraftsAPI.kind(Form(request.uri.query)["step"])
-            let wizard = try await drafts.wizard(try context.parameters.require("id"), at: kind)
+            let query = Form(request.uri.query)
+            let kind = try DraftsAPI.kind(query["step"])
+            let wizard = try await drafts.wizard(try context.parameters.require("id"), at: kind, remembering: try WizardMemory.parse(query))
             return DraftPages.stepPage(wizard, reask: nil)
         }
         router.post("/drafts/:id/wizard") { request, context in try await answer(request, id: try context.parameters.require("id")) }
@@ -41,19 +42,21 @@ struct DraftPages: Sendable {
     private func start(_ request: Request) async throws -> Response {
         let form = try await ItemPages.form(request, limit: drafts.configuration.jsonBodyLimit)
         let entry = try await drafts.start(duplicating: form.nonEmpty("duplicate"), edit: ItemEdit())
-        return HTML.redirect(DraftPages.url(entry.id, kind: nil))
+        return HTML.redirect(DraftPages.url(entry.id, kind: nil, memory: nil))
     }
 
-    static func url(_ id: UUID, kind: WizardStep.Kind?) -> String {
-        "/drafts/\(id.lowercasedString)/wizard" + (kind.map { "?step=\(DraftsAPI.name($0))" } ?? "")
+    /// The page of a step; `memory` rides along so the next request rebuilds the same wizard.
+    static func url(_ id: UUID, kind: WizardStep.Kind?, memory: DraftWizard.Memory?) -> String {
+        let parts = (kind.map { ["step=\(DraftsAPI.name($0))"] } ?? []) + (memory.map { [WizardMemory.query($0)] } ?? [])
+        return "/drafts/\(id.lowercasedString)/wizard" + (parts.isEmpty ? "" : "?" + parts.joined(separator: "&"))
     }
 
     private func answer(_ request: Request, id: String) async throws -> Response {
         let form = try await ItemPages.form(request, limit: drafts.configuration.jsonBodyLimit)
         let kind = try DraftsAPI.kind(form["step"])
         let answer = form["action"] == "back" ? WizardInput.backToken : (form["answer"] ?? "")
-        switch try await drafts.advance(id, at: kind, with: answer) {
-        case .next(let wizard): return HTML.redirect(DraftPages.url(wizard.entry.id, kind: wizard.step.kind))
+        switch try await drafts.advance(id, at: kind, remembering: try WizardMemory.parse(form), with: answer) {
+        case .next(let wizard): return HTML.redirect(DraftPages.url(wizard.entry.id, kind: wizard.step.kind, memory: wizard.memory))
         case .reask(let wizard, let reason): return DraftPages.stepPage(wizard, reask: reason)
         case .saved(let item): return HTML.redirect("/items/\(item.id.lowercasedString)")
         case .cancelled, .kept: return HTML.redirect("/drafts")
@@ -71,6 +74,7 @@ struct DraftPages: Sendable {
         var body = "<p>Draft \(id). Step \(position) of \(path.count).</p>"
         if let reask { body += HTML.message(reask.description) }
         body += "<form method=\"post\" action=\"/drafts/\(id)/wizard\"><input type=\"hidden\" name=\"step\" value=\"\(DraftsAPI.name(step.kind))\">"
+        body += WizardMemory.hiddenInputs(wizard.memory)
         switch step {
         case .name(let current):
             body += "<div class=\"field\"><label for=\"answer\">\(label)</label><input id=\"answer\" name=\"answer\" value=\"\(HTML.escape(current))\" autofocus autocomplete=\"off\"></div>"

@@ -38,8 +38,9 @@ struct DraftsAPI: Sendable {
                                          extra: [.location: "/api/items/\(item.id.lowercasedString)"])
         }
         router.get("/api/drafts/:id/wizard") { request, context in
-            let kind = try DraftsAPI.kind(Form(request.uri.query)["step"])
-            let wizard = try await wizard(try context.parameters.require("id"), at: kind)
+            let query = Form(request.uri.query)
+            let kind = try DraftsAPI.kind(query["step"])
+            let wizard = try await wizard(try context.parameters.require("id"), at: kind, remembering: try WizardMemory.parse(query))
             return ItemsAPI.json(DraftsAPI.stepJSON(wizard))
         }
         router.post("/api/drafts/:id/wizard") { request, context in
@@ -48,13 +49,15 @@ struct DraftsAPI: Sendable {
                 throw Problem(.badRequest, "the body must be {\"step\": STEP, \"answer\": TEXT}")
             }
             let kind = try DraftsAPI.kind(body.step)
-            return try await answer(try context.parameters.require("id"), at: kind, with: body.answer)
+            return try await answer(try context.parameters.require("id"), at: kind, remembering: body.remembered?.memory, with: body.answer)
         }
     }
 
     struct WizardPost: Decodable {
         var step: String?
         var answer: String
+        /// The `remembered` of the step being answered (see ``WizardMemory``).
+        var remembered: WizardMemory.Posted?
     }
 
     // MARK: Store work
@@ -64,26 +67,26 @@ struct DraftsAPI: Sendable {
     }
 
     func edit(_ text: String, with edit: ItemEdit) async throws -> IdentifiedDraft {
-        try await pool.run { store in
+        try await pool.write { store in
             try store.write { try store.drafts.edit(id: try store.drafts.resolveID(text), with: edit) }
         }
     }
 
     func cancel(_ text: String) async throws {
-        try await pool.run { store in
+        try await pool.write { store in
             try store.write { try store.drafts.cancel(id: try store.drafts.resolveID(text)) }
         }
     }
 
     func save(_ text: String) async throws -> Item {
-        try await pool.run { store in
+        try await pool.write { store in
             try store.write { try store.drafts.save(id: try store.drafts.resolveID(text)) }
         }
     }
 
     /// A new draft: adding (with the fields given) or duplicating an item.
     func start(duplicating itemText: String?, edit: ItemEdit) async throws -> IdentifiedDraft {
-        try await pool.run { store in
+        try await pool.write { store in
             try store.write {
                 if let itemText {
                     return try store.drafts.startDuplicating(itemID: try store.items.resolveID(itemText))
@@ -133,10 +136,15 @@ struct DraftsAPI: Sendable {
         return kind
     }
 
-    /// The wizard over the stored draft, at `kind` (the first question when nil).
-    func wizard(_ text: String, at kind: WizardStep.Kind?) async throws -> DraftWizard {
-        let entry = try await draft(text)
-        return kind.map { DraftWizard(entry: entry, at: $0) } ?? DraftWizard(entry: entry)
+    /// The wizard over the stored draft, at `kind` (the first question when nil), with what
+    /// the client carried of the previous step's memory.
+    func wizard(_ text: String, at kind: WizardStep.Kind?, remembering memory: DraftWizard.Memory?) async throws -> DraftWizard {
+        DraftsAPI.rebuilt(try await draft(text), at: kind, remembering: memory)
+    }
+
+    /// The wizard a terminal would have at `kind`, rebuilt from the stored draft and the memory.
+    static func rebuilt(_ entry: IdentifiedDraft, at kind: WizardStep.Kind?, remembering memory: DraftWizard.Memory?) -> DraftWizard {
+        DraftWizard(entry: entry, at: kind ?? DraftWizard(entry: entry).step.kind, remembering: memory)
     }
 
     /// The step as JSON: its name, the prompt's lines as `draft wizard` prints them, the path,
@@ -147,6 +155,7 @@ struct DraftsAPI: Sendable {
             ("prompt", JSONText.array(WizardPresentation.prompt(for: wizard.step).map { JSONText.string($0) })),
             ("path", JSONText.array(DraftWizard.path(for: wizard.entry.draft.item).map { JSONText.string(name($0)) })),
             ("draft", JSONPresentation.object(for: wizard.entry)),
+            ("remembered", WizardMemory.json(wizard.memory)),
         ]
         if let reask { members.append(("reason", JSONText.string(reask.description))) }
         return JSONText.object(members)
@@ -162,11 +171,11 @@ struct DraftsAPI: Sendable {
         case kept(DraftWizard)
     }
 
-    func advance(_ text: String, at kind: WizardStep.Kind?, with answer: String) async throws -> Outcome {
-        try await pool.run { store in
+    func advance(_ text: String, at kind: WizardStep.Kind?, remembering memory: DraftWizard.Memory?, with answer: String) async throws -> Outcome {
+        try await pool.write { store in
             try store.write {
                 let entry = try store.drafts.draft(id: try store.drafts.resolveID(text))
-                let wizard = kind.map { DraftWizard(entry: entry, at: $0) } ?? DraftWizard(entry: entry)
+                let wizard = DraftsAPI.rebuilt(entry, at: kind, remembering: memory)
                 switch wizard.answering(answer) {
                 case .reask(let reason):
                     return .reask(wizard, reason)
@@ -185,8 +194,8 @@ struct DraftsAPI: Sendable {
         }
     }
 
-    private func answer(_ text: String, at kind: WizardStep.Kind?, with answer: String) async throws -> Response {
-        switch try await advance(text, at: kind, with: answer) {
+    private func answer(_ text: String, at kind: WizardStep.Kind?, remembering memory: DraftWizard.Memory?, with answer: String) async throws -> Response {
+        switch try await advance(text, at: kind, remembering: memory, with: answer) {
         case .next(let wizard):
             return ItemsAPI.json(DraftsAPI.stepJSON(wizard))
         case .reask(let wizard, let reason):

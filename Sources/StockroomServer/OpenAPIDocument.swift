@@ -198,14 +198,17 @@ enum OpenAPIDocument {
           "parameters": [{"$ref": "#/components/parameters/DraftID"}],
           "get": {
             "summary": "The wizard's question (the first, or the step named), worded as `draft wizard` words it",
-            "parameters": [{"$ref": "#/components/parameters/Step"}],
+            "parameters": [{"$ref": "#/components/parameters/Step"},
+                           {"name": "remembered-quantity", "in": "query", "description": "The `remembered.quantity` of the step before (with remembered-back-order)", "schema": {"type": "integer"}},
+                           {"name": "remembered-back-order", "in": "query", "description": "The `remembered.isOnBackOrder` of the step before (with remembered-quantity)", "schema": {"type": "string", "enum": ["true", "false"]}}],
             "responses": {"200": {"description": "The step", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/WizardStep"}}}},
                           "400": {"$ref": "#/components/responses/Problem"}, "404": {"$ref": "#/components/responses/Problem"}}
           },
           "post": {
             "summary": "Answer a step as typed at the terminal (Enter is \"\", back is \"<\"); the answer is stored at once",
             "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "required": ["answer"],
-                            "properties": {"step": {"$ref": "#/components/schemas/StepName"}, "answer": {"type": "string"}}}}}},
+                            "properties": {"step": {"$ref": "#/components/schemas/StepName"}, "answer": {"type": "string"},
+                            "remembered": {"$ref": "#/components/schemas/WizardMemory"}}}}}},
             "responses": {
               "200": {"description": "The next step, or the draft cancelled or kept", "content": {"application/json": {"schema": {"oneOf": [{"$ref": "#/components/schemas/WizardStep"}, {"$ref": "#/components/schemas/WizardEnd"}]}}}},
               "201": {"description": "Saved", "headers": {"Location": {"schema": {"type": "string"}}}, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/WizardEnd"}}}},
@@ -266,7 +269,10 @@ enum OpenAPIDocument {
           "WizardStep": {"type": "object", "required": ["step", "prompt", "path", "draft"], "properties": {
             "step": {"$ref": "#/components/schemas/StepName"}, "prompt": {"type": "array", "items": {"type": "string"}},
             "path": {"type": "array", "items": {"$ref": "#/components/schemas/StepName"}}, "draft": {"$ref": "#/components/schemas/Draft"},
-            "reason": {"type": "string"}}},
+            "reason": {"type": "string"}, "remembered": {"$ref": "#/components/schemas/WizardMemory"}}},
+          "WizardMemory": {"type": "object", "required": ["quantity", "isOnBackOrder"],
+            "description": "What the wizard remembers beyond the draft (the answer last given on each branch of inStock): send it back with the next answer, as the terminal's wizard keeps it between questions",
+            "properties": {"quantity": {"type": "integer"}, "isOnBackOrder": {"type": "boolean"}}},
           "WizardEnd": {"type": "object", "required": ["finished"], "properties": {
             "finished": {"type": "string", "enum": ["save", "cancel", "quit"]}, "item": {"$ref": "#/components/schemas/Item"}, "draft": {"$ref": "#/components/schemas/Draft"}}},
           "ImportSummary": {"type": "object", "required": ["rows", "imported", "skipped", "replaced"], "properties": {

@@ -14,11 +14,13 @@ final class BoundPort: Sendable {
 ///
 /// 1. A `Host` that is not this server's (DNS rebinding: a page on another site whose name
 ///    now points at 127.0.0.1) gets 403 naming the host.
-/// 2. With a token: `?token=` is exchanged for an `HttpOnly; SameSite=Strict` cookie and a
+/// 2. An unsafe method sent from another site (`Sec-Fetch-Site: cross-site`, or an `Origin`
+///    other than this server's) gets 403: a form on another site cannot post here. Checked
+///    before the token, so a cross-site write is refused as such (403) whether or not it
+///    carries a token, and a 401 never invites another site to retry with one.
+/// 3. With a token: `?token=` is exchanged for an `HttpOnly; SameSite=Strict` cookie and a
 ///    redirect without it; otherwise the cookie or `Authorization: Bearer` must carry it
 ///    (compared in constant time), else 401.
-/// 3. An unsafe method sent from another site (`Sec-Fetch-Site: cross-site`, or an `Origin`
-///    other than this server's) gets 403: a form on another site cannot post here.
 /// 4. Read-only: anything but GET and HEAD gets 405.
 struct SecurityMiddleware<Context: RequestContext>: RouterMiddleware {
     let configuration: ServerConfiguration
@@ -28,6 +30,15 @@ struct SecurityMiddleware<Context: RequestContext>: RouterMiddleware {
         let host = request.head.authority ?? ""
         guard isAllowed(host: host) else {
             throw Problem(.forbidden, "the Host \(host.isEmpty ? "(none)" : "'\(RequestChecks.printable(host))'") is not this server's; start it with --allowed-host NAME to accept it")
+        }
+        let isSafe = request.method == .get || request.method == .head
+        if !isSafe {
+            if request.headers[.secFetchSite] == "cross-site" {
+                throw Problem(.forbidden, "a \(request.method.rawValue) from another site is refused (Sec-Fetch-Site: cross-site)")
+            }
+            if let origin = request.headers[.origin], origin != "http://" + host {
+                throw Problem(.forbidden, "a \(request.method.rawValue) from another origin is refused (Origin '\(RequestChecks.printable(origin))' is not http://\(RequestChecks.printable(host)))")
+            }
         }
         if let token = configuration.token {
             if let offered = Form(request.uri.query)["token"] {
@@ -43,18 +54,9 @@ struct SecurityMiddleware<Context: RequestContext>: RouterMiddleware {
                               headers: [.wwwAuthenticate: "Bearer"])
             }
         }
-        let isSafe = request.method == .get || request.method == .head
-        if !isSafe {
-            if request.headers[.secFetchSite] == "cross-site" {
-                throw Problem(.forbidden, "a \(request.method.rawValue) from another site is refused (Sec-Fetch-Site: cross-site)")
-            }
-            if let origin = request.headers[.origin], origin != "http://" + host {
-                throw Problem(.forbidden, "a \(request.method.rawValue) from another origin is refused (Origin '\(RequestChecks.printable(origin))' is not http://\(RequestChecks.printable(host)))")
-            }
-            if configuration.readOnly {
-                throw Problem(.methodNotAllowed, "the server is read-only (--read-only): only GET and HEAD are answered",
-                              headers: [.allow: "GET, HEAD"])
-            }
+        if !isSafe && configuration.readOnly {
+            throw Problem(.methodNotAllowed, "the server is read-only (--read-only): only GET and HEAD are answered",
+                          headers: [.allow: "GET, HEAD"])
         }
         return try await next(request, context)
     }

@@ -31,7 +31,8 @@ public struct StockroomServer: Sendable {
     /// migrated) or to write (the file created and migrated as by any writing command).
     public static func openPool(location: DatabaseLocation, busyTimeoutMilliseconds: Int32, readOnly: Bool,
                                 size: Int = poolSize) async throws -> StorePool {
-        try await StorePool(size: size) {
+        let isFile = if case .file = location { true } else { false }
+        return try await StorePool(size: size, serializesWrites: isFile && !readOnly) {
             if readOnly {
                 return try InventoryStore.reading(location: location, busyTimeoutMilliseconds: busyTimeoutMilliseconds, contents: .itemHistory)
             }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import StockroomStore
+import Synchronization
 import TextFormats
 
 /// `/api/export` and `/api/import`: the files `stockroom export` writes and `import` reads.
@@ -30,10 +31,14 @@ struct TransferAPI: Sendable {
             throw Problem(.badRequest, "format must be one of \(TransferFormat.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         let (readEnd, writeEnd) = try PipeStream.make()
+        let failure = ExportFailure()
         pool.start { store in
-            // An error here (the client went away: EPIPE) ends the body early; the client
-            // sees a truncated transfer, never a wrong one.
-            _ = try? ItemExport.write(format, from: store, to: writeEnd)
+            do {
+                _ = try ItemExport.write(format, from: store, to: writeEnd)
+            } catch {
+                // Recorded before the pipe closes, so the body sees it once the bytes end.
+                failure.record(error)
+            }
             close(writeEnd)
         }
         let (chunks, taken) = PipeStream.chunks(reading: readEnd)
@@ -46,6 +51,11 @@ struct TransferAPI: Sendable {
                 try await writer.write(chunk)
                 taken()
             }
+            // The 200 went out before the first row was read: a failure now can only be told
+            // by not ending the body. Throwing drops the connection without the terminating
+            // chunk, so every client (curl: "transfer closed with outstanding read data")
+            // sees a broken transfer, never a complete-looking short file.
+            if let error = failure.error { throw error }
             try await writer.finish(nil)
         })
     }
@@ -92,10 +102,19 @@ struct TransferAPI: Sendable {
     func run(format: TransferFormat, policy: ItemImport.ConflictPolicy, spool: Spool) async throws -> ItemImport.Summary {
         defer { spool.close() }
         let descriptor = spool.descriptor
-        return try await pool.run { store in
+        return try await pool.write { store in
             try ItemImport(format: format, onConflict: policy).run(reading: descriptor, into: store)
         }
     }
+}
+
+/// The error that ended an export's writer thread, if one did, for the response body to see.
+final class ExportFailure: Sendable {
+    private let value = Mutex<(any Error)?>(nil)
+
+    func record(_ error: any Error) { value.withLock { $0 = error } }
+
+    var error: (any Error)? { value.withLock { $0 } }
 }
 
 /// A request body written to an unlinked temporary file, so an import of any allowed size

@@ -233,4 +233,18 @@ import Testing
         #expect(DraftWizard.path(for: Item(name: "A", status: .inStock(quantity: 2))) == [.name, .color, .inStock, .quantity, .review])
         #expect(DraftWizard.path(for: Item(name: "A", status: .outOfStock(isOnBackOrder: false))) == [.name, .color, .inStock, .backOrder, .review])
     }
+    @Test("rebuilt from the stored draft, its step and its memory, the wizard is the one kept in memory, at every step",
+          arguments: [["Lamp", "", "y", "5", "<", "<", "n", "<", "y"], ["Lamp", "red", "n", "y", "<", "<", "y", "9", "<", "<", "n"],
+                      ["Lamp", "", "y", "", "e", "", "", "n", "", "<", "<", "y", "3"]])
+    func rebuiltFromMemory(lines: [String]) {
+        var wizard = DraftWizard(entry: fresh)
+        for line in lines {
+            guard case .next(let next, _) = wizard.answering(line) else { continue }
+            wizard = next
+            // What a web front keeps between two requests: the stored draft, the step's name, the memory.
+            let rebuilt = DraftWizard(entry: wizard.entry, at: wizard.step.kind, remembering: wizard.memory)
+            #expect(rebuilt == wizard, "after \(line)")
+        }
+        #expect(wizard.memory.quantity != Status.minimumQuantity)
+    }
 }

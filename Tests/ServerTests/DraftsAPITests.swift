@@ -87,4 +87,56 @@ import Testing
         #expect(items.first?.color == .green)
         #expect(items.first?.status == .inStock(quantity: 7))
     }
+    @Test("the wizard over HTTP remembers the quantity across no and back to yes, as the terminal's wizard does", arguments: Engine.allCases)
+    func rememberedQuantity(engine: Engine) async throws {
+        let fixture = try await ServerFixture(engine)
+        let entry = try fixture.store().drafts.startAdding()
+        let id = entry.id.lowercasedString
+        // Yes with 5, back, no (the back-order branch), back, yes again: the quantity offered is 5.
+        let answers: [(step: String, text: String)] = [("name", "Phone"), ("color", ""), ("inStock", "y"), ("quantity", "5"),
+                                                       ("review", "<"), ("quantity", "<"), ("inStock", "n"), ("backOrder", "<"),
+                                                       ("inStock", "y"), ("quantity", ""), ("review", "s")]
+        // The terminal's wizard: one state machine kept between questions.
+        var terminal = DraftWizard(entry: entry)
+        var offeredByTerminal: [WizardStep] = []
+        for answer in answers {
+            offeredByTerminal.append(terminal.step)
+            guard case .next(let next, _) = terminal.answering(answer.text) else { break }
+            terminal = next
+        }
+        let offered = try await fixture.test { client in
+            var steps: [[String: Any]] = [try await client.send(.get, "/api/drafts/\(id)/wizard").object]
+            for answer in answers.dropLast() {
+                let remembered = try JSONSerialization.data(withJSONObject: steps.last?["remembered"] ?? [:])
+                let body = #"{"step":"\#(answer.step)","answer":"\#(answer.text)","remembered":\#(String(decoding: remembered, as: UTF8.self))}"#
+                let response = try await client.send(.post, "/api/drafts/\(id)/wizard", json: body)
+                #expect(response.status == .ok, "\(response.text)")
+                steps.append(response.object)
+            }
+            let saved = try await client.send(.post, "/api/drafts/\(id)/wizard", json: #"{"step":"review","answer":"s"}"#)
+            #expect(saved.status == .created, "\(saved.text)")
+            return steps.map { $0["prompt"] as? [String] ?? [] }
+        }
+        #expect(offered == offeredByTerminal.map(WizardPresentation.prompt(for:)))
+        #expect(offeredByTerminal[9] == .quantity(current: 5))
+        #expect(try fixture.store().items.items().map(\.status) == [.inStock(quantity: 5)])
+    }
+
+    @Test("a remembered quantity the domain refuses is not offered; half a memory is a 400")
+    func rememberedChecks() async throws {
+        let fixture = try await ServerFixture()
+        let entry = try fixture.store().drafts.startAdding(ItemEdit(name: "Phone", status: .outOfStock(isOnBackOrder: false)))
+        let id = entry.id.lowercasedString
+        try await fixture.test { client in
+            let body = #"{"step":"inStock","answer":"y","remembered":{"quantity":0,"isOnBackOrder":false}}"#
+            let next = try await client.send(.post, "/api/drafts/\(id)/wizard", json: body)
+            #expect(next.object["step"] as? String == "quantity")
+            #expect(next.object["prompt"] as? [String] == WizardPresentation.prompt(for: .quantity(current: Status.minimumQuantity)))
+            let half = try await client.send(.get, "/api/drafts/\(id)/wizard?step=quantity&remembered-quantity=4")
+            #expect(half.status == .badRequest)
+            // The draft is in stock now: its stored quantity wins over the one carried.
+            let whole = try await client.send(.get, "/api/drafts/\(id)/wizard?step=inStock&remembered-quantity=4&remembered-back-order=true")
+            #expect((whole.object["remembered"] as? [String: Any])?["quantity"] as? Int == Status.minimumQuantity)
+        }
+    }
 }

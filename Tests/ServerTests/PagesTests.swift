@@ -7,13 +7,14 @@ import Inventory
 import StockroomStore
 import Testing
 
-/// The pages without a browser: plain forms posted as a browser without JavaScript would.
+/// The pages without a browser: plain forms posted as a browser without JavaScript would, on
+/// both engines (the contract-suite way).
 @Suite("Web pages") struct PagesTests {
     static let form = "application/x-www-form-urlencoded"
 
-    @Test("the list filters; a form adds an item; a bad form is shown again with the reason")
-    func listAndAdd() async throws {
-        let fixture = try await ServerFixture()
+    @Test("the list filters; a form adds an item; a bad form is shown again with the reason", arguments: Engine.allCases)
+    func listAndAdd(engine: Engine) async throws {
+        let fixture = try await ServerFixture(engine)
         try fixture.store().items.insert(contentsOf: [Item(name: "Cable", color: .red), Item(name: "Big keyboard", status: .outOfStock(isOnBackOrder: false))])
         try await fixture.test { client in
             let all = try await client.send(.get, "/")
@@ -40,9 +41,9 @@ import Testing
         #expect(items.last?.color == .blue && items.last?.status == .inStock(quantity: 7))
     }
 
-    @Test("a stale edit or delete shows a conflict and changes nothing; a current one applies")
-    func staleEditAndDelete() async throws {
-        let fixture = try await ServerFixture()
+    @Test("a stale edit or delete shows a conflict and changes nothing; a current one applies", arguments: Engine.allCases)
+    func staleEditAndDelete(engine: Engine) async throws {
+        let fixture = try await ServerFixture(engine)
         let store = try fixture.store()
         let item = Item(name: "Charger", color: .yellow, status: .inStock(quantity: 20))
         try store.items.insert(item)
@@ -66,9 +67,9 @@ import Testing
         #expect(try store.items.count() == 0)
     }
 
-    @Test("the wizard pages: one question each, the terminal's label and reasons, back, and save")
-    func wizard() async throws {
-        let fixture = try await ServerFixture()
+    @Test("the wizard pages: one question each, the terminal's label and reasons, back, and save", arguments: Engine.allCases)
+    func wizard(engine: Engine) async throws {
+        let fixture = try await ServerFixture(engine)
         try await fixture.test { client in
             let started = try await client.send(.post, "/drafts", json: "", type: PagesTests.form)
             #expect(started.status == .seeOther)
@@ -81,24 +82,41 @@ import Testing
             let blank = try await post("step=name&answer=&action=next")
             #expect(blank.status == .unprocessableContent)
             #expect(blank.text.contains(HTML.escape(WizardPresentation.reason(for: .invalidName(reason: InventoryError.blankName.description)))))
-            #expect(try await post("step=name&answer=Lamp&action=next").headers[.location] == location + "?step=color")
-            #expect(try await post("step=color&answer=none&action=back").headers[.location] == location + "?step=name")
-            #expect(try await post("step=color&answer=white").headers[.location] == location + "?step=inStock")
+            /// Where an answer leads: the step named first, then the wizard's memory.
+            func step(_ response: TestResponse) -> String? {
+                response.headers[.location].map { String($0.split(separator: "&").first ?? "") }
+            }
+            #expect(step(try await post("step=name&answer=Lamp&action=next")) == location + "?step=color")
+            #expect(step(try await post("step=color&answer=none&action=back")) == location + "?step=name")
+            #expect(step(try await post("step=color&answer=white")) == location + "?step=inStock")
             let inStock = try await client.send(.get, location + "?step=inStock")
             #expect(inStock.text.contains("<legend>In stock? [Y/n]</legend>"))
-            #expect(try await post("step=inStock&answer=y").headers[.location] == location + "?step=quantity")
-            #expect(try await post("step=quantity&answer=3").headers[.location] == location + "?step=review")
-            let review = try await client.send(.get, location + "?step=review")
+            #expect(step(try await post("step=inStock&answer=y")) == location + "?step=quantity")
+            let toReview = try await post("step=quantity&answer=3")
+            #expect(step(toReview) == location + "?step=review")
+            // The memory rides in the URL and the form: no, back, yes offers the 3 again.
+            let memory = "remembered-quantity=3&remembered-back-order=false"
+            #expect(toReview.headers[.location] == location + "?step=review&" + memory)
+            let review = try await client.send(.get, try #require(toReview.headers[.location]))
             #expect(review.text.contains("Lamp"))
+            #expect(review.text.contains(#"<input type="hidden" name="remembered-quantity" value="3">"#))
+            #expect(try await post("step=inStock&answer=n&" + memory).headers[.location] == location + "?step=backOrder&" + memory)
+            #expect(try await post("step=backOrder&answer=&action=back&" + memory).headers[.location] == location + "?step=inStock&" + memory)
+            let again = try await post("step=inStock&answer=y&" + memory)
+            #expect(again.headers[.location] == location + "?step=quantity&" + memory)
+            let quantity = try await client.send(.get, try #require(again.headers[.location]))
+            #expect(quantity.text.contains(#"type="number" inputmode="numeric" value="3""#))
+            #expect(step(try await post("step=quantity&answer=3&" + memory)) == location + "?step=review")
             let saved = try await post("step=review&answer=s")
             #expect(saved.headers[.location]?.hasPrefix("/items/") == true)
         }
         #expect(try fixture.store().items.items().map(\.name) == ["Lamp"])
+        #expect(try fixture.store().items.items().map(\.status) == [.inStock(quantity: 3)])
     }
 
-    @Test("an upload with a bad row lists it by line and imports nothing; a good one imports")
-    func upload() async throws {
-        let fixture = try await ServerFixture()
+    @Test("an upload with a bad row lists it by line and imports nothing; a good one imports", arguments: Engine.allCases)
+    func upload(engine: Engine) async throws {
+        let fixture = try await ServerFixture(engine)
         try await fixture.test { client in
             func upload(_ content: String, fileName: String = "items.jsonl") async throws -> TestResponse {
                 let boundary = "----stockroom-test"
