@@ -67,10 +67,12 @@ public struct StoreMigrations {
         return try runner.verify()
     }
 
-    /// The schema `migrations` produce, as the SQL script committed in
-    /// `Migrations/<engine>/schema.sql` (SQLite's: run in a scratch in-memory database).
-    public static func schemaScript(of migrations: MigrationSet) throws -> String {
-        try SchemaSnapshot.produced(by: migrations).script
+    /// The schema `migrations` produce (nil: the SQLite migrations built into the binary), as
+    /// the SQL script committed in `Migrations/sqlite/schema.sql`: run in a scratch in-memory
+    /// database, so no database is opened. (PostgreSQL's schema.sql is made on a throwaway
+    /// server by scripts/update-schema.sh.)
+    public static func schemaScript(of migrations: MigrationSet? = nil) throws -> String {
+        try SchemaSnapshot.produced(by: migrations ?? .embedded(.sqlite)).script
     }
 
     /// The runner for the existing database, read-only; nil for a file that does not exist.

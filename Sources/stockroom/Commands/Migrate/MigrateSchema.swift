@@ -13,6 +13,6 @@ struct MigrateSchema: ParsableCommand {
     @OptionGroup var source: MigrationSourceOptions
 
     func run() throws {
-        Output.write(try StoreMigrations.schemaScript(of: try source.migrationSet() ?? .embedded(.sqlite)))
+        Output.write(try StoreMigrations.schemaScript(of: try source.migrationSet()))
     }
 }
