@@ -15,9 +15,9 @@ import StockroomMigrations
 /// were edited, is refused before anything is read or written (see ``DatabaseFile``).
 public final class InventoryStore {
     /// The open connection, for either engine.
-    typealias Engine = PerEngine<Database, PostgresStoreConnection>
+    typealias Connections = PerEngine<Database, PostgresStoreConnection>
 
-    let engine: Engine
+    let engine: Connections
     /// The SQLite connection when the inventory is a file, nil on a server: for tests that
     /// change a file behind the store's back. Fronts use ``write(_:)`` and ``read(_:)``.
     var database: Database? {
@@ -88,7 +88,7 @@ public final class InventoryStore {
         self.init(engine: .postgres(PostgresStoreConnection(connection)))
     }
 
-    private init(engine: Engine) {
+    private init(engine: Connections) {
         self.engine = engine
         switch engine {
         case .sqlite(let database):

@@ -178,7 +178,7 @@ struct TableDigest: Equatable {
 
 /// Rows read in key order, a page at a time, from either engine.
 private struct Source {
-    let engine: InventoryStore.Engine
+    let engine: InventoryStore.Connections
 
     func count(_ table: String) throws -> Int {
         switch engine {
@@ -253,7 +253,7 @@ private struct Source {
 
 /// The destination's connection inside the copy's transaction.
 private struct Destination {
-    let engine: InventoryStore.Engine
+    let engine: InventoryStore.Connections
 
     /// The destination as messages name it (a URI without its password).
     let description: String
