@@ -63,18 +63,13 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
-        // The command-line front: thin over the store.
+        // The command-line front: thin over the store, and no engine code of its own: `query`,
+        // `check`, `migrate`, backups and the exit codes of engine errors all go through
+        // StockroomStore's engine-neutral API, so a second front needs no more than this.
         .executableTarget(
             name: "stockroom",
-            // SQLiteCore and StockroomMigrations directly too: `query` runs a user's SQL on
-            // SQLiteCore's hardened connection and streams its raw rows, the `migrate` commands
-            // drive the runner, and Failure.swift maps SQLite's result codes to exit codes.
-            // PostgresCore for the PostgreSQL migration runner and PostgresError's exit codes.
             dependencies: [
                 "StockroomStore",
-                "StockroomMigrations",
-                "SQLiteCore",
-                "PostgresCore",
                 "Inventory",
                 "DraftFlow",
                 "TextFormats",

@@ -17,7 +17,7 @@ public struct MigrationSet: Sendable {
         self.migrations = sorted
     }
 
-    /// Reads every `*.sql` file of a folder (used by tests and tools; the product uses ``embedded``).
+    /// Reads every `*.sql` file of a folder (used by tests and tools; the product uses ``embedded(_:)``).
     public init(directory: URL) throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
             .filter { $0.hasSuffix(".sql") && $0 != ".sql" && $0 != "schema.sql" }
@@ -27,12 +27,18 @@ public struct MigrationSet: Sendable {
         })
     }
 
-    /// The SQLite migrations compiled into this binary from the package's `Migrations/sqlite/`.
-    public static let embedded: MigrationSet = embedding(EmbeddedMigrations.sqlite)
+    /// The migrations compiled into this binary for `engine`, from the package's
+    /// `Migrations/sqlite/` or `Migrations/postgres/`: the same versions and names on both
+    /// engines, each in its engine's dialect.
+    public static func embedded(_ engine: DatabaseEngine) -> MigrationSet {
+        switch engine {
+        case .sqlite: embeddedSQLite
+        case .postgres: embeddedPostgres
+        }
+    }
 
-    /// The PostgreSQL migrations compiled into this binary from `Migrations/postgres/`: the same
-    /// versions and names as ``embedded``, in PostgreSQL's dialect.
-    public static let embeddedPostgres: MigrationSet = embedding(EmbeddedMigrations.postgres)
+    private static let embeddedSQLite: MigrationSet = embedding(EmbeddedMigrations.sqlite)
+    private static let embeddedPostgres: MigrationSet = embedding(EmbeddedMigrations.postgres)
 
     private static func embedding(_ files: [EmbeddedMigrationFile]) -> MigrationSet {
         do {

@@ -2,14 +2,6 @@ import FoundationEssentials
 import Glibc
 import SQLiteCore
 
-/// The engines Stockroom keeps an inventory in, each with its own folder of migrations.
-public enum DatabaseEngine: String, Sendable, CaseIterable {
-    /// A SQLite file: `Migrations/sqlite/`.
-    case sqlite
-    /// A PostgreSQL server: `Migrations/postgres/`.
-    case postgres
-}
-
 /// The schema of a database as SQLite records it in `sqlite_schema`: every table, view, index
 /// and trigger with the SQL that created it (on PostgreSQL, as its catalog describes it: see
 /// ``init(reading:)-(Connection)``).

@@ -1,4 +1,6 @@
+import FoundationEssentials
 import PostgresCore
+import StockroomMigrations
 
 /// Where an inventory lives: a SQLite file, or a PostgreSQL database named by a connection URI.
 ///
@@ -14,6 +16,22 @@ public enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
     /// Reads a `--db` value.
     public init(_ text: String) {
         self = ConnectionString.isPostgresURI(text) ? .postgres(text) : .file(text)
+    }
+
+    /// The engine that keeps the inventory there.
+    public var engine: DatabaseEngine {
+        switch self {
+        case .file: .sqlite
+        case .postgres: .postgres
+        }
+    }
+
+    /// True for a file location with no file there yet (a server database is taken to exist
+    /// until a connection says otherwise): a command that only resumes something can refuse
+    /// before creating the file.
+    public var isMissingFile: Bool {
+        guard case .file(let path) = self else { return false }
+        return !FileManager.default.fileExists(atPath: path)
     }
 
     /// The path, or the URI with its password replaced by `***`: safe for messages and logs.

@@ -14,16 +14,13 @@ import StockroomMigrations
 /// A foreign file, a database migrated by a newer Stockroom, or one whose applied migrations
 /// were edited, is refused before anything is read or written (see ``DatabaseFile``).
 public final class InventoryStore {
-    enum Engine {
-        case sqlite(Database)
-        case postgres(PostgresStoreConnection)
-    }
+    /// The open connection, for either engine.
+    typealias Connections = PerEngine<Database, PostgresStoreConnection>
 
-    let engine: Engine
-    /// The SQLite connection when the inventory is a file, nil on a server: for the callers
-    /// that still open an import's transaction on the file themselves. Use ``write(_:)`` and
-    /// ``read(_:)`` for transactions that span repositories.
-    public var database: Database? {
+    let engine: Connections
+    /// The SQLite connection when the inventory is a file, nil on a server: for tests that
+    /// change a file behind the store's back. Fronts use ``write(_:)`` and ``read(_:)``.
+    var database: Database? {
         if case .sqlite(let database) = engine { return database }
         return nil
     }
@@ -36,7 +33,7 @@ public final class InventoryStore {
     ///
     /// - Throws: ``SQLiteError`` when the file cannot be opened or is not a database;
     ///   ``MigrationError`` when its migrations cannot be trusted or applied.
-    public convenience init(path: String, busyTimeoutMilliseconds: Int32 = 5_000, migrations: MigrationSet = .embedded) throws {
+    public convenience init(path: String, busyTimeoutMilliseconds: Int32 = 5_000, migrations: MigrationSet = .embedded(.sqlite)) throws {
         self.init(database: try DatabaseFile.openForWriting(
             path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, migrations: migrations))
     }
@@ -54,8 +51,7 @@ public final class InventoryStore {
         case .file(let path):
             try self.init(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         case .postgres(let uri):
-            let connection = try Connection(uri)
-            try connection.waitForLocks(milliseconds: busyTimeoutMilliseconds)
+            let connection = try PostgresStoreConnection.connect(uri, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
             try PostgresMigrationRunner(connection: connection).ensureCurrent()
             self.init(postgres: connection)
         }
@@ -70,12 +66,13 @@ public final class InventoryStore {
         case .file(let path):
             return try reading(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, contents: contents)
         case .postgres(let uri):
-            let connection = try Connection(uri)
+            // No lock wait set: a read takes no lock a writer holds.
+            let connection = try PostgresStoreConnection.connect(uri, busyTimeoutMilliseconds: nil)
             let runner = PostgresMigrationRunner(connection: connection)
             let applied = try runner.appliedMigrations()
             try runner.validate(applied)
             let version = applied.last?.version ?? 0
-            guard version >= contents.createdIn else { return try emptyStandIn(migrations: .embedded) }
+            guard version >= contents.createdIn else { return try emptyStandIn(migrations: .embedded(.sqlite)) }
             guard version >= contents.readableFrom else {
                 throw DatabaseFileError.needsMigration(path: location.description, version: version)
             }
@@ -83,14 +80,15 @@ public final class InventoryStore {
         }
     }
 
-    /// Wraps a PostgreSQL connection whose schema is already current.
+    /// Wraps a PostgreSQL connection whose schema is already current (for tests; fronts open a
+    /// ``DatabaseLocation``).
     ///
     /// Its `lock_timeout` is the caller's: see ``PostgresCore/Connection/waitForLocks(milliseconds:)``.
-    public convenience init(postgres connection: Connection) {
+    convenience init(postgres connection: Connection) {
         self.init(engine: .postgres(PostgresStoreConnection(connection)))
     }
 
-    private init(engine: Engine) {
+    private init(engine: Connections) {
         self.engine = engine
         switch engine {
         case .sqlite(let database):
@@ -150,7 +148,7 @@ public final class InventoryStore {
     /// - Throws: ``DatabaseFileError/needsMigration(path:version:)`` when the table's columns
     ///   are older than the queries; whatever ``DatabaseFile/openForReading(path:busyTimeoutMilliseconds:migrations:accepting:)`` throws.
     public static func reading(path: String, busyTimeoutMilliseconds: Int32 = 5_000, contents: Contents,
-                               migrations: MigrationSet = .embedded) throws -> InventoryStore {
+                               migrations: MigrationSet = .embedded(.sqlite)) throws -> InventoryStore {
         if let (database, inspection) = try DatabaseFile.openForReading(
             path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, migrations: migrations),
            inspection.version >= contents.createdIn {
@@ -162,8 +160,9 @@ public final class InventoryStore {
         return try emptyStandIn(migrations: migrations)
     }
 
-    /// Wraps a connection whose schema is already current.
-    public convenience init(database: Database) {
+    /// Wraps a SQLite connection whose schema is already current (for tests; fronts open a
+    /// ``DatabaseLocation``).
+    convenience init(database: Database) {
         self.init(engine: .sqlite(database))
     }
 
@@ -182,19 +181,8 @@ public final class InventoryStore {
     /// Runs `body` in one read transaction: every repository call in it sees the same snapshot.
     public func read<T>(_ body: () throws -> T) throws -> T {
         switch engine {
-        case .sqlite(let database): try database.readTransaction(body)
-        case .postgres(let connection):
-            try connection.connection.transaction(isolation: .repeatableRead, readOnly: true, body)
+        case .sqlite(let database): try database.inReadTransaction(body)
+        case .postgres(let connection): try connection.inReadTransaction(body)
         }
-    }
-}
-
-extension Connection {
-    /// How long a statement on this connection waits for a lock another session holds (a row
-    /// another command is changing, the migrations' advisory lock) before failing with a
-    /// ``PostgresError`` of kind `timedOut` (55P03): `--busy-timeout` on a server, as SQLite's
-    /// busy timeout on a file. 0 waits without limit, as PostgreSQL reads it.
-    public func waitForLocks(milliseconds: Int32) throws {
-        try setSetting("lock_timeout", to: String(max(milliseconds, 1)))
     }
 }

@@ -3,9 +3,6 @@ import ArgumentParser
 import FoundationEssentials
 import Glibc
 import Inventory
-import PostgresCore
-import SQLiteCore
-import StockroomMigrations
 import StockroomStore
 
 /// Maps every error to the exit codes documented in the README (sysexits.h values), and
@@ -99,6 +96,11 @@ enum Failure {
     }
 
     static func classify(_ error: any Error) -> (Code, String) {
+        // The engines' errors (and the migrations' and files') are explained by the store,
+        // for both engines; only the exit code is the CLI's.
+        if let report = StoreFailure.report(error, secondsWaited: { secondsWaited }) {
+            return (code(for: report.category), report.message)
+        }
         switch error {
         case let error as Message:
             return (error.code, error.description)
@@ -112,26 +114,12 @@ enum Failure {
         case let error as InventoryError:
             if case .controlCharacterInName = error { return (.usage, error.description) }
             return (.dataError, error.description)
-        case let error as DatabaseFileError:
-            switch error {
-            case .foreign, .needsMigration: return (.dataError, error.description)
-            case .cannotRead, .cannotCreate: return (sqliteCode(errorOf: error) ?? .ioError, error.description)
-            }
         case let error as TransferError:
             return (.ioError, error.description)
         case let error as BackupError:
             return (code(for: error), error.description)
         case let error as CopyError:
             return (code(for: error), error.description)
-        case let error as MigrationError:
-            if case .statementFailed(_, _, let underlying) = error, let code = sqliteCode(underlying), code != .software {
-                return (code, error.description)
-            }
-            return (.dataError, error.description)
-        case let error as SQLiteError:
-            return (sqliteCode(error) ?? .software, describe(error))
-        case let error as PostgresError:
-            return (code(for: error), describe(error))
         default:
             let code = Stockroom.exitCode(for: error)
             if code == .success { return (.success, "") }
@@ -144,7 +132,7 @@ enum Failure {
     private static func code(for error: BackupError) -> Code {
         switch error {
         case .databaseMissing: .notFound
-        case .sameFile: .usage
+        case .sameFile, .serverDatabase: .usage
         case .notStockroomDatabase: .dataError
         case .destinationExists, .cannotCreate, .liveDatabaseNotEmpty: .cannotCreate
         case .unreadable, .fileSystem, .copyDamaged, .placedButNotSynced, .placedWithLitter, .diskFull: .ioError
@@ -165,65 +153,14 @@ enum Failure {
         }
     }
 
-    private static func code(for error: PostgresError) -> Code {
-        switch error.kind {
-        case .invalidConnectionString: .usage
-        case .libraryUnavailable: .unavailable
-        case .connectionFailed, .connectionLost, .serializationFailure, .timedOut: .busy
-        case .constraintViolation, .unexpectedValue, .other: .dataError
-        }
-    }
-
-    /// The server's message; connection strings in it are already redacted by PostgresCore.
-    private static func describe(_ error: PostgresError) -> String {
-        switch error.kind {
-        case .connectionFailed: error.message + "; nothing was changed, try again when the server is reachable"
-        case .connectionLost where error.isCommitOutcomeUnknown:
-            "the write may or may not have been saved: the connection to the PostgreSQL server broke while committing (\(error.message)); check with `stockroom items list` before retrying"
-        case .connectionLost: "the connection to the PostgreSQL server broke (\(error.message)); nothing was changed, try again"
-        case .timedOut where error.sqlState == "55P03":
-            "another session held the lock on the database past --busy-timeout: gave up after waiting \(secondsWaited) s (\(error.sqlState ?? "")); nothing was changed, try again"
-        default: error.description
-        }
-    }
-
-    private static func sqliteCode(errorOf error: DatabaseFileError) -> Code? {
-        switch error {
-        case .cannotRead(_, let underlying), .cannotCreate(_, let underlying):
-            underlying.isBusy ? .busy : .ioError
-        default: nil
-        }
-    }
-
-    private static func sqliteCode(_ error: SQLiteError) -> Code? {
-        if error.isBusy { return .busy }
-        if error.isFileProblem { return .ioError }
-        if error.isConstraintViolation { return .dataError }
-        return nil
-    }
-
-    private static func describe(_ error: SQLiteError) -> String {
-        if error.isCommitOutcomeUnknown {
-            return "the write may or may not have been saved: the disk reported an I/O error while committing (\(error.codeName): \(error.message)); check with `stockroom items list` before retrying"
-        }
-        if error.isBusy {
-            return "the database stayed locked by another process: gave up after waiting \(secondsWaited) s (--busy-timeout) (\(error.codeName)); nothing was changed, try again"
-        }
-        switch error.primaryResult {
-        case .notADatabase: return "the file is not a SQLite database (\(error.codeName))"
-        case .corrupt: return "the database file is corrupt (\(error.codeName): \(error.message))"
-        case .cannotOpen: return "cannot open the database file (\(error.codeName): \(error.message))"
-        case .readOnly: return "the database file cannot be written (\(error.codeName): \(error.message))"
-        case .ioError where error.isFailedWrite:
-            let file = error.databasePath.map { " to \($0)" } ?? ""
-            return "could not write\(file): the disk reported an I/O error or the file-size limit (ulimit -f) was reached (\(error.codeName)); nothing was changed"
-        case .ioError:
-            let file = error.databasePath.map { " on \($0)" } ?? ""
-            return "the disk reported an I/O error\(file) (\(error.codeName): \(error.message)); nothing was changed"
-        case .full:
-            let file = error.databasePath.map { " to \($0)" } ?? ""
-            return "the disk is full: SQLite could not write\(file) (\(error.codeName)); nothing was changed, free some space and try again"
-        default: return error.description
+    private static func code(for category: StoreFailure.Report.Category) -> Code {
+        switch category {
+        case .busy: .busy
+        case .io: .ioError
+        case .data: .dataError
+        case .usage: .usage
+        case .unavailable: .unavailable
+        case .unexpected: .software
         }
     }
 }

@@ -70,7 +70,7 @@ import Testing
         #expect(json["bytes"] as? Int == size)
         #expect(json["pages"] as? Int == size / 4096)
         #expect((json["seconds"] as? Double).map { $0 >= 0 } == true)
-        #expect(json["schemaVersion"] as? Int == MigrationSet.embedded.latestVersion)
+        #expect(json["schemaVersion"] as? Int == MigrationSet.embedded(.sqlite).latestVersion)
         #expect(json["items"] as? Int == 3)
         #expect(json["drafts"] as? Int == 1)
 

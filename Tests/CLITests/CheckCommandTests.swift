@@ -12,7 +12,7 @@ import Testing
         try fixture.addSampleContent()
         let live = try fixture.stockroom("check")
         #expect(live.status == 0, "\(live)")
-        #expect(live.output == "ok: \(fixture.path): schema version \(MigrationSet.embedded.latestVersion), 3 items and 1 draft")
+        #expect(live.output == "ok: \(fixture.path): schema version \(MigrationSet.embedded(.sqlite).latestVersion), 3 items and 1 draft")
         #expect(live.stderr == "")
 
         let backup = try fixture.backup()
@@ -20,7 +20,7 @@ import Testing
         #expect(json.status == 0, "\(json)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(object["ok"] as? Bool == true)
-        #expect(object["schemaVersion"] as? Int == MigrationSet.embedded.latestVersion)
+        #expect(object["schemaVersion"] as? Int == MigrationSet.embedded(.sqlite).latestVersion)
         #expect(object["items"] as? Int == 3)
         #expect((object["problems"] as? [Any])?.isEmpty == true)
     }
@@ -69,7 +69,7 @@ import Testing
         try #require(try Processes.sqlite3(fixture.path, "DELETE FROM schema_migrations WHERE version >= 2; DROP TABLE drafts; DROP TABLE item_events;").status == 0)
         let result = try fixture.stockroom("check")
         #expect(result.status == 0, "\(result)")
-        #expect(result.output.contains("schema version 1 of \(MigrationSet.embedded.latestVersion)"), "\(result)")
+        #expect(result.output.contains("schema version 1 of \(MigrationSet.embedded(.sqlite).latestVersion)"), "\(result)")
         #expect(try fixture.schemaVersion(of: fixture.path) == 1)
     }
 

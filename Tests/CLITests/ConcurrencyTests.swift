@@ -61,7 +61,7 @@ import Testing
             let finished = try result.get()
             #expect(finished.status == 0, "\(finished)")
         }
-        #expect(try Processes.sqlite3(database, "SELECT group_concat(version) FROM schema_migrations;").output == MigrationSet.embedded.versionList)
+        #expect(try Processes.sqlite3(database, "SELECT group_concat(version) FROM schema_migrations;").output == MigrationSet.embedded(.sqlite).versionList)
         #expect(try Processes.sqlite3(database, "SELECT count(*) FROM items;").output == "4")
     }
 

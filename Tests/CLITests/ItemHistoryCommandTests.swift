@@ -244,7 +244,7 @@ import Testing
     }
 
     @Test func theMigrationGivesEveryExistingItemItsFirstVersion() throws {
-        let migrations = MigrationSet.embedded.migrations
+        let migrations = MigrationSet.embedded(.sqlite).migrations
         let history = try #require(migrations.first { $0.fileName.hasSuffix("_item_events.sql") })
         let before = try #require(migrations.last { $0.version < history.version })
         #expect(try database.stockroom("migrate", "up", "--to", String(before.version)).status == 0)

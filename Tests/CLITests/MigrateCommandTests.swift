@@ -12,11 +12,11 @@ import Testing
         let status = try database.stockroom("migrate", "status")
         #expect(status.status == 0, "\(status)")
         // The NAME column is as wide as the longest name, plus two spaces.
-        let width = MigrationSet.embedded.migrations.map(\.name.count).max()! + 2
+        let width = MigrationSet.embedded(.sqlite).migrations.map(\.name.count).max()! + 2
         func padded(_ text: String) -> String { text + String(repeating: " ", count: width - text.count) }
         #expect(status.lines.first == "VERSION  \(padded("NAME"))STATE    APPLIED AT  CHECKSUM")
         #expect(status.lines.dropFirst().map { $0.split(separator: " ").map(String.init) }
-            == MigrationSet.embedded.migrations.map { [String($0.version), $0.name, "pending"] })
+            == MigrationSet.embedded(.sqlite).migrations.map { [String($0.version), $0.name, "pending"] })
         #expect(status.lines.dropFirst().first?.hasPrefix("1        \(padded("create_items"))pending") == true, "\(status)")
         #expect(!database.exists)
     }
@@ -26,7 +26,7 @@ import Testing
         let status = try database.stockroom("migrate", "status", "--format", "json")
         #expect(status.status == 0, "\(status)")
         let entries = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [[String: Any]])
-        #expect(entries.count == MigrationSet.embedded.migrations.count)
+        #expect(entries.count == MigrationSet.embedded(.sqlite).migrations.count)
         #expect(entries[0]["version"] as? Int == 1)
         #expect(entries[0]["file"] as? String == "0001_create_items.sql")
         #expect(entries[0]["state"] as? String == "applied")
@@ -40,7 +40,7 @@ import Testing
     @Test func statusAsCSVHasAHeaderRow() throws {
         let status = try database.stockroom("migrate", "status", "--format", "csv")
         #expect(status.stdout == "version,name,file,state,applied_at,checksum_matches\r\n"
-            + MigrationSet.embedded.migrations.map { "\($0.version),\($0.name),\($0.fileName),pending,,\r\n" }.joined())
+            + MigrationSet.embedded(.sqlite).migrations.map { "\($0.version),\($0.name),\($0.fileName),pending,,\r\n" }.joined())
         #expect(status.stdout.contains("1,create_items,0001_create_items.sql,pending,,\r\n"))
     }
 
@@ -48,10 +48,10 @@ import Testing
         #expect(try database.stockroom("migrate", "up", "--to", "1").status == 0)
         let pending = try database.stockroom("migrate", "status", "--exit-code")
         expectFailure(pending, code: .pending)
-        let waiting = MigrationSet.embedded.migrations.dropFirst().map(\.fileName)
+        let waiting = MigrationSet.embedded(.sqlite).migrations.dropFirst().map(\.fileName)
         #expect(waiting.first == "0002_create_drafts.sql")
         #expect(pending.errorMessage == "\(waiting.count) migration\(waiting.count == 1 ? " is" : "s are") not applied: \(waiting.joined(separator: ", "))")
-        #expect(pending.lines.count == 1 + MigrationSet.embedded.migrations.count, "the status is still printed")
+        #expect(pending.lines.count == 1 + MigrationSet.embedded(.sqlite).migrations.count, "the status is still printed")
 
         #expect(try database.stockroom("migrate", "up").status == 0)
         #expect(try database.stockroom("migrate", "status", "--exit-code").status == 0)
@@ -60,10 +60,10 @@ import Testing
     @Test func upAppliesInOrderThenFindsNothingToDo() throws {
         let first = try database.stockroom("migrate", "up")
         #expect(first.status == 0, "\(first)")
-        #expect(first.lines == MigrationSet.embedded.migrations.map { "Applied \($0.fileName)" })
+        #expect(first.lines == MigrationSet.embedded(.sqlite).migrations.map { "Applied \($0.fileName)" })
         let second = try database.stockroom("migrate", "up")
         #expect(second.lines == ["The database is up to date."])
-        #expect(try database.sqlite3("SELECT group_concat(version) FROM schema_migrations") == MigrationSet.embedded.versionList)
+        #expect(try database.sqlite3("SELECT group_concat(version) FROM schema_migrations") == MigrationSet.embedded(.sqlite).versionList)
     }
 
     @Test func upToAVersionStopsThere() throws {
@@ -75,19 +75,19 @@ import Testing
 
     @Test func upToAnUnknownVersionIsAUsageErrorThatWritesNothing() throws {
         let result = try database.stockroom("migrate", "up", "--to", "7")
-        expectFailure(result, code: .usage, message: "--to 7: no migration has that version (known: \(MigrationSet.embedded.migrations.map { String($0.version) }.joined(separator: ", ")))")
+        expectFailure(result, code: .usage, message: "--to 7: no migration has that version (known: \(MigrationSet.embedded(.sqlite).migrations.map { String($0.version) }.joined(separator: ", ")))")
         #expect(!database.exists)
     }
 
     @Test func dryRunPrintsThePlanAndWritesNothing() throws {
         let fresh = try database.stockroom("migrate", "up", "--dry-run")
-        #expect(fresh.lines == MigrationSet.embedded.migrations.map { "Would apply \($0.fileName)" } + ["Dry run: nothing was written."])
+        #expect(fresh.lines == MigrationSet.embedded(.sqlite).migrations.map { "Would apply \($0.fileName)" } + ["Dry run: nothing was written."])
         #expect(!database.exists)
 
         #expect(try database.stockroom("migrate", "up", "--to", "1").status == 0)
         let before = try database.contents()
         let partial = try database.stockroom("migrate", "up", "--dry-run")
-        #expect(partial.lines == MigrationSet.embedded.migrations.dropFirst().map { "Would apply \($0.fileName)" } + ["Dry run: nothing was written."])
+        #expect(partial.lines == MigrationSet.embedded(.sqlite).migrations.dropFirst().map { "Would apply \($0.fileName)" } + ["Dry run: nothing was written."])
         #expect(try database.contents() == before)
         #expect(try database.sqlite3("SELECT count(*) FROM schema_migrations") == "1")
     }
@@ -96,7 +96,7 @@ import Testing
         #expect(try database.stockroom("migrate", "up").status == 0)
         let verify = try database.stockroom("migrate", "verify")
         #expect(verify.status == 0, "\(verify)")
-        #expect(verify.lines == ["OK: \(MigrationSet.embedded.migrations.count) migrations applied, checksums match, schema matches."])
+        #expect(verify.lines == ["OK: \(MigrationSet.embedded(.sqlite).migrations.count) migrations applied, checksums match, schema matches."])
     }
 
     @Test func verifyNamesAnIndexDroppedAndATriggerAddedInTheSQLiteShell() throws {

@@ -112,7 +112,7 @@ import Testing
         let before = try server.stockroom(["migrate", "status"])
         #expect(before.status == 0, "\(before)")
         #expect(before.lines.dropFirst().allSatisfy { $0.contains("pending") }, "\(before)")
-        #expect(try server.stockroom(["migrate", "up"]).lines == MigrationSet.embeddedPostgres.migrations.map { "Applied \($0.fileName)" })
+        #expect(try server.stockroom(["migrate", "up"]).lines == MigrationSet.embedded(.postgres).migrations.map { "Applied \($0.fileName)" })
         let after = try server.stockroom(["migrate", "status", "--format", "csv"])
         #expect(after.lines.dropFirst().allSatisfy { $0.contains(",applied,") && $0.hasSuffix(",true") }, "\(after)")
         #expect(try server.schema!.psql("DROP INDEX items_by_name").status == 0)
@@ -130,7 +130,7 @@ import Testing
         }.map { $0.wait() }
         #expect(results.allSatisfy { $0.status == 0 }, "\(results)")
         let applied = results.flatMap(\.lines).filter { $0.hasPrefix("Applied ") }.sorted()
-        #expect(applied == MigrationSet.embeddedPostgres.migrations.map { "Applied \($0.fileName)" }, "\(results)")
+        #expect(applied == MigrationSet.embedded(.postgres).migrations.map { "Applied \($0.fileName)" }, "\(results)")
     }
 
     /// Every command that reads or writes the inventory goes to the server a URI names (the
@@ -199,7 +199,7 @@ import Testing
         }
         let results = processes.map { $0.wait() }
         #expect(results.allSatisfy { $0.status == 0 }, "\(results.filter { $0.status != 0 })")
-        #expect(try server.schema!.psql("SELECT count(*) FROM schema_migrations").output == String(MigrationSet.embeddedPostgres.migrations.count))
+        #expect(try server.schema!.psql("SELECT count(*) FROM schema_migrations").output == String(MigrationSet.embedded(.postgres).migrations.count))
         #expect(try server.schema!.psql("SELECT count(*), min(quantity), max(quantity) FROM items").output == "\(writers)|\(updates + 1)|\(updates + 1)")
         #expect(try server.schema!.psql("SELECT count(*) FROM item_events").output == String(writers * (updates + 1)))
     }

@@ -127,7 +127,7 @@ import Testing
         // Each migration applied once, by whichever `migrate up` got the lock (or by a write).
         #expect(Set(applied).count == applied.count, "\(applied)")
         #expect(try database.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations").output
-                == MigrationSet.embeddedPostgres.versionList)
+                == MigrationSet.embedded(.postgres).versionList)
         #expect(try database.psql("SELECT count(*) FROM items").output == "4")
         #expect(try Processes.stockroom(["migrate", "verify"], environment: ["STOCKROOM_DB": database.uri]).status == 0)
     }

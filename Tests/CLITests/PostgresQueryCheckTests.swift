@@ -164,7 +164,7 @@ import Testing
         }
         let onFile = try file.stockroom(["check"]), onServer = try server.stockroom(["check"])
         #expect(onServer.status == 0, "\(onServer)")
-        #expect(onServer.output == "ok: \(server.db): schema version \(MigrationSet.embeddedPostgres.latestVersion), 3 items and 1 draft", "\(onServer)")
+        #expect(onServer.output == "ok: \(server.db): schema version \(MigrationSet.embedded(.postgres).latestVersion), 3 items and 1 draft", "\(onServer)")
         #expect(onFile.output.replacingOccurrences(of: file.db, with: server.db) == onServer.output)
         let jsonOnFile = try file.stockroom(["check", "--format", "json"]), jsonOnServer = try server.stockroom(["check", "--format", "json"])
         #expect(jsonOnServer.status == 0, "\(jsonOnServer)")

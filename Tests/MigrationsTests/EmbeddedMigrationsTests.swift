@@ -6,7 +6,7 @@ import Testing
 /// The binary carries its migrations; `Migrations/` stays the single source of truth.
 @Suite struct EmbeddedMigrationsTests {
     /// Each engine's embedded set and its folder of `Migrations/`.
-    static let engines: [(folder: String, embedded: MigrationSet)] = [("sqlite", .embedded), ("postgres", .embeddedPostgres)]
+    static let engines: [(folder: String, embedded: MigrationSet)] = [("sqlite", .embedded(.sqlite)), ("postgres", .embedded(.postgres))]
 
     @Test(arguments: engines.indices)
     func theEmbeddedSetEqualsTheMigrationsFolder(_ engine: Int) throws {
@@ -31,13 +31,13 @@ import Testing
     }
 
     @Test func bothEnginesHaveTheSameVersionsAndNames() {
-        #expect(MigrationSet.embedded.migrations.map(\.fileName) == MigrationSet.embeddedPostgres.migrations.map(\.fileName))
+        #expect(MigrationSet.embedded(.sqlite).migrations.map(\.fileName) == MigrationSet.embedded(.postgres).migrations.map(\.fileName))
     }
 
     /// Moving the files into Migrations/sqlite/ kept their text: databases that recorded these
     /// checksums before the move still open.
     @Test func theSQLiteChecksumsAreTheOnesDatabasesRecorded() {
-        #expect(MigrationSet.embedded.migrations.prefix(3).map(\.checksum) == [
+        #expect(MigrationSet.embedded(.sqlite).migrations.prefix(3).map(\.checksum) == [
             "8041e16b3d36af45aa01339feed89b88d20556d0ee1e37e22a206acd496535d9",
             "a68e38eaa722f5deea89fa0a037a5606eda510daedf29cbda273edd56e233403",
             "c710c9629a385d0ecb4352ce95aef96a24282f4570a8e6366605b6b09b3c5c28",

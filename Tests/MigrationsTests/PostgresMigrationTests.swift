@@ -10,19 +10,19 @@ import Testing
     let schema: PostgresScratchSchema
     init() throws { schema = try PostgresScratchSchema() }
 
-    func runner(_ migrations: MigrationSet = .embeddedPostgres) throws -> PostgresMigrationRunner {
+    func runner(_ migrations: MigrationSet = .embedded(.postgres)) throws -> PostgresMigrationRunner {
         PostgresMigrationRunner(connection: try Connection(schema.uri), migrations: migrations)
     }
 
     @Test func migrateAppliesEveryMigrationOnceAndRecordsItsChecksum() throws {
         let runner = try runner()
         let applied = try runner.migrate()
-        let versions = MigrationSet.embeddedPostgres.migrations.map(\.version)
+        let versions = MigrationSet.embedded(.postgres).migrations.map(\.version)
         #expect(applied.map(\.version) == versions)
         #expect(try runner.migrate().isEmpty)
         let recorded = try runner.appliedMigrations()
-        #expect(recorded.map(\.checksum) == MigrationSet.embeddedPostgres.migrations.map(\.checksum))
-        #expect(recorded.map(\.name) == MigrationSet.embedded.migrations.map(\.name))
+        #expect(recorded.map(\.checksum) == MigrationSet.embedded(.postgres).migrations.map(\.checksum))
+        #expect(recorded.map(\.name) == MigrationSet.embedded(.sqlite).migrations.map(\.name))
         #expect(recorded.allSatisfy { $0.appliedAt.hasSuffix("Z") && $0.appliedAt.count == 24 })
         #expect(try runner.status().map(\.state) == versions.map { _ in .applied })
         let verification = try runner.verify()
@@ -32,7 +32,7 @@ import Testing
     @Test func upToStopsAtTheTarget() throws {
         let runner = try runner()
         #expect(try runner.migrate(upTo: 2).map(\.version) == [1, 2])
-        let pending = MigrationSet.embeddedPostgres.migrations.count - 2
+        let pending = MigrationSet.embedded(.postgres).migrations.count - 2
         #expect(try runner.status().map(\.state) == [.applied, .applied] + Array(repeating: .pending, count: pending))
         #expect(try runner.verify().isClean)
     }
@@ -51,7 +51,7 @@ import Testing
 
     @Test func anEditedMigrationIsRefused() throws {
         try runner().migrate()
-        let files = MigrationSet.embeddedPostgres.migrations
+        let files = MigrationSet.embedded(.postgres).migrations
         var changed = files
         changed[2] = try Migration(fileName: files[2].fileName, sql: files[2].sql + "\n-- edited\n")
         let edited = try MigrationSet(changed)
@@ -63,8 +63,8 @@ import Testing
     }
 
     @Test func aFailingMigrationIsRolledBackWhole() throws {
-        let files = MigrationSet.embeddedPostgres.migrations
-        let brokenName = String(format: "%04d_broken.sql", MigrationSet.embeddedPostgres.latestVersion + 1)
+        let files = MigrationSet.embedded(.postgres).migrations
+        let brokenName = String(format: "%04d_broken.sql", MigrationSet.embedded(.postgres).latestVersion + 1)
         let broken = try Migration(fileName: brokenName, sql: "CREATE TABLE extra (x integer);\nSELECT no_such_function();\n")
         let runner = try runner(try MigrationSet(files + [broken]))
         var applied: [Int] = []
@@ -121,7 +121,7 @@ import Testing
         group.wait()
         let outcomes = try results.current.map { try $0.get() }
         #expect(outcomes.count == 2)
-        let versions = MigrationSet.embeddedPostgres.migrations.map(\.version)
+        let versions = MigrationSet.embedded(.postgres).migrations.map(\.version)
         #expect(outcomes.flatMap { $0 }.sorted() == versions)
         #expect(try PostgresMigrationRunner(connection: observer).appliedMigrations().map(\.version) == versions)
     }
@@ -130,7 +130,7 @@ import Testing
     /// `scripts/update-schema.sh` rewrites it through this test (STOCKROOM_WRITE_SCHEMA=1).
     @Test func schemaSQLIsTheSchemaTheMigrationsProduce() throws {
         let file = Processes.packageRoot.appending(path: "Migrations/postgres/schema.sql")
-        let produced = try SchemaSnapshot.produced(by: .embeddedPostgres, on: try Connection(schema.uri)).script
+        let produced = try SchemaSnapshot.produced(by: .embedded(.postgres), on: try Connection(schema.uri)).script
         if ProcessInfo.processInfo.environment["STOCKROOM_WRITE_SCHEMA"] == "1" {
             try produced.write(to: file, atomically: true, encoding: .utf8)
         }

@@ -10,7 +10,7 @@ import Testing
 
     @Test func schemaSQLIsTheSchemaTheMigrationsProduce() throws {
         let committed = try String(contentsOf: folder.appending(path: "schema.sql"), encoding: .utf8)
-        let produced = try SchemaSnapshot.produced(by: .embedded).script
+        let produced = try SchemaSnapshot.produced(by: .embedded(.sqlite)).script
         #expect(committed == produced, "Migrations/sqlite/schema.sql is stale: run scripts/update-schema.sh and commit it")
     }
 
@@ -18,6 +18,6 @@ import Testing
         let committed = try String(contentsOf: folder.appending(path: "schema.sql"), encoding: .utf8)
         let loaded = try scratchDatabase()
         try loaded.execute(committed)
-        #expect(try SchemaSnapshot(reading: loaded) == SchemaSnapshot.produced(by: .embedded))
+        #expect(try SchemaSnapshot(reading: loaded) == SchemaSnapshot.produced(by: .embedded(.sqlite)))
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import Inventory
 import PostgresCore
 import StockroomMigrations
-import StockroomStore
+@testable import StockroomStore
 import StockroomTestSupport
 import Testing
 
@@ -56,7 +56,7 @@ final class Failures: @unchecked Sendable {
         #expect(error.kind == .timedOut && error.sqlState == "55P03", "\(error)")
         try holder.query("SELECT pg_advisory_unlock($1)", PostgresMigrationRunner.lockKey.rawValue)
         _ = try InventoryStore(location: .postgres(schema.uri), busyTimeoutMilliseconds: 100)
-        #expect(try schema.psql("SELECT count(*) FROM schema_migrations").output == String(MigrationSet.embeddedPostgres.migrations.count))
+        #expect(try schema.psql("SELECT count(*) FROM schema_migrations").output == String(MigrationSet.embedded(.postgres).migrations.count))
     }
 }
 

@@ -33,10 +33,10 @@ import Testing
         let path = directory.path("new.sqlite")
         var applied: [Int] = []
         _ = try DatabaseFile.openForWriting(path: path, busyTimeoutMilliseconds: 1000) { applied.append($0.version) }
-        #expect(applied == MigrationSet.embedded.migrations.map(\.version))
+        #expect(applied == MigrationSet.embedded(.sqlite).migrations.map(\.version))
         let folder = try FileManager.default.contentsOfDirectory(atPath: directory.path("."))
         #expect(!folder.contains { $0.contains(".tmp-") }, "\(folder)")
         let reopened = try DatabaseFile.openForReading(path: path, busyTimeoutMilliseconds: 100)
-        #expect(reopened?.inspection.version == MigrationSet.embedded.latestVersion)
+        #expect(reopened?.inspection.version == MigrationSet.embedded(.sqlite).latestVersion)
     }
 }

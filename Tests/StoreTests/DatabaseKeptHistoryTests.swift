@@ -2,7 +2,7 @@ import Foundation
 import Inventory
 import PostgresCore
 import StockroomMigrations
-import StockroomStore
+@testable import StockroomStore
 import StockroomTestSupport
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
 import Inventory
 import SQLiteCore
-import StockroomStore
+@testable import StockroomStore
 import StockroomTestSupport
 import Testing
 

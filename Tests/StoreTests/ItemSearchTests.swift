@@ -3,7 +3,7 @@ import Inventory
 import PostgresCore
 import SQLiteCore
 import StockroomMigrations
-import StockroomStore
+@testable import StockroomStore
 import StockroomTestSupport
 import Testing
 

@@ -5,6 +5,10 @@ import SQLiteCore
 public enum BackupError: Error, Sendable, CustomStringConvertible {
     /// There is no database file at the path.
     case databaseMissing(String)
+    /// `operation` (`backup`, `restore`) was asked of a PostgreSQL database (named without its
+    /// password): a server is copied with its own tools, and Stockroom grows no backup format
+    /// of its own for it.
+    case serverDatabase(String, operation: String)
     /// SQLite cannot read the file: it is not a database, or it is damaged.
     case unreadable(String, reason: String)
     /// The file is an SQLite database without Stockroom's `schema_migrations` table; `tables`
@@ -46,6 +50,8 @@ public enum BackupError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .databaseMissing(let path):
             "no database at \(path)"
+        case .serverDatabase(let location, let operation):
+            "stockroom \(operation) works on SQLite files; for the PostgreSQL database \(location) use pg_dump/pg_restore or pg_basebackup (README, \"Backups on PostgreSQL\")"
         case .unreadable(let path, let reason):
             "\(path) cannot be read as an SQLite database: \(reason)"
         case .notStockroomDatabase(let path, let tables) where tables.isEmpty:

@@ -16,6 +16,9 @@ public struct BackupResult: Sendable {
     public let summary: DatabaseSummary
 }
 
+/// How far a backup has got: pages copied of the total, reported between steps.
+public typealias BackupProgress = SQLiteCore.BackupProgress
+
 /// Online backups of a Stockroom database that other processes keep reading and writing.
 ///
 /// The copy is one consistent snapshot taken with SQLite's backup API while a read transaction
@@ -25,7 +28,9 @@ public struct BackupResult: Sendable {
 /// or unchecked file. The source is opened read-only and never migrated, so a backup works at
 /// any schema version, including one newer than this binary knows.
 public enum DatabaseBackup {
-    /// Backs up the database at `sourcePath` to a new file at `destinationPath`.
+    /// Backs up the database file at `source` to a new file at `destinationPath`; a
+    /// PostgreSQL database is refused with ``BackupError/serverDatabase(_:operation:)`` before
+    /// connecting.
     ///
     /// - Parameters:
     ///   - replacing: replace `destinationPath` when it exists (`--force`).
@@ -34,6 +39,15 @@ public enum DatabaseBackup {
     ///   ``BackupError/placedButNotSynced(_:reason:)`` and
     ///   ``BackupError/placedWithLitter(_:temporary:reason:)``, which say what is there);
     ///   ``SQLiteError`` when the source cannot be read.
+    public static func run(from source: DatabaseLocation, to destinationPath: String, replacing: Bool,
+                           busyTimeoutMilliseconds: Int32, pagesPerStep: Int = -1,
+                           progress: (BackupProgress) -> Void = { _ in }) throws -> BackupResult {
+        guard case .file(let sourcePath) = source else { throw BackupError.serverDatabase(source.description, operation: "backup") }
+        return try run(from: sourcePath, to: destinationPath, replacing: replacing, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
+                       pagesPerStep: pagesPerStep, progress: progress)
+    }
+
+    /// Backs up the database file at `sourcePath`, as ``run(from:to:replacing:busyTimeoutMilliseconds:pagesPerStep:progress:)-(DatabaseLocation,_,_,_,_,_)``.
     public static func run(from sourcePath: String, to destinationPath: String, replacing: Bool,
                            busyTimeoutMilliseconds: Int32, pagesPerStep: Int = -1,
                            progress: (BackupProgress) -> Void = { _ in }) throws -> BackupResult {

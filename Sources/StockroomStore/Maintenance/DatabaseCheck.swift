@@ -61,62 +61,61 @@ public enum DatabaseCheck {
         public var isCorrupt: Bool { problems.contains { $0.kind == .integrity } }
     }
 
-    /// Checks `database` in one read transaction, so every part sees the same snapshot.
+    /// Checks the database `connection` is connected to, in one read-only transaction so every
+    /// part sees the same snapshot; written once for both engines, each engine adding its own
+    /// storage checks and rules (``CheckedConnection``).
     ///
-    /// - Throws: ``SQLiteError`` only when the check cannot run (busy, I/O error); damage it
-    ///   finds is reported as problems.
-    public static func run(on database: Database, migrations: MigrationSet = .embedded) throws -> Report {
+    /// - Throws: the engine's error only when the check cannot run (busy, I/O error, no server);
+    ///   damage it finds is reported as problems.
+    static func check<Connection: CheckedConnection>(_ connection: Connection, migrations: MigrationSet) throws -> Report {
         var problems: [Problem] = []
         var summary: DatabaseSummary?
         do {
-            try database.readTransaction {
-                problems += try database.integrityProblems().map(integrityProblem)
-                problems += try database.foreignKeyViolations().map { Problem(kind: .foreignKey, message: $0.description) }
-                summary = try DatabaseSummary.read(from: database)
-                problems += try migrationProblems(in: database, summary: summary, migrations: migrations)
-                let rows = try rowProblems(in: database, isAtLatestVersion: (summary?.schemaVersion ?? 0) >= migrations.latestVersion)
+            try connection.inReadTransaction {
+                problems += try connection.storageProblems()
+                var version = 0
+                if try connection.tableExists(MigrationRunner.tableName) {
+                    let runner = connection.migrationRunner(migrations)
+                    let applied = try runner.appliedMigrations()
+                    version = applied.last?.version ?? 0
+                    summary = DatabaseSummary(schemaVersion: version, itemCount: try rowCount(of: ItemsTable.name, on: connection),
+                                              draftCount: try rowCount(of: DraftsTable.name, on: connection))
+                    problems += runner.validationErrors(applied).map { Problem(kind: .migrations, message: $0.description) }
+                } else {
+                    problems.append(Problem(kind: .migrations, message: "no \(MigrationRunner.tableName) table: this is not a Stockroom database"))
+                }
+                problems += try connection.ruleProblems()
+                let rows = try rowProblems(isAtLatestVersion: version >= migrations.latestVersion,
+                                           tableExists: connection.tableExists) { table, columns in
+                    try connection.selectForCheck(table: table, columns: columns)
+                }
                 problems += rows.problems
                 if rows.canReplayHistory {
                     // Events are decoded once, by the replay: undecodable ones are row problems,
                     // reported after those of items and drafts as a table of their own would be.
-                    let history = try historyProblems(in: database)
+                    let history = try connection.withStatement(historyItemsSQL) { items in
+                        try connection.withStatement(historyEventsSQL) { events in try historyProblems(items: items, events: events) }
+                    }
                     problems += history.rows + history.replay
-                    if (summary?.schemaVersion ?? 0) >= positionsSchemaVersion {
-                        problems += try positionProblems(try database.prepare(positionsSQL))
+                    if version >= positionsSchemaVersion {
+                        problems += try connection.withStatement(positionsSQL) { try positionProblems($0) }
                     }
                 }
             }
-        } catch let error as SQLiteError where error.isCorruption {
-            problems.append(unreadable(error))
+        } catch {
+            guard let problem = Connection.unreadableProblem(error) else { throw error }
+            problems.append(problem)
         }
         return Report(problems: problems, summary: summary, latestKnownVersion: migrations.latestVersion)
     }
 
-    /// `integrity_check` also tests the schema's constraints row by row; those failures say
-    /// the content breaks a rule, not that the file is damaged.
-    /// Opens the file at `path` read-only and checks it. A file SQLite cannot open as a
-    /// database is reported as an integrity problem, like damage found inside one.
-    ///
-    /// - Throws: ``BackupError/databaseMissing(_:)`` when there is no file (none is created);
-    ///   ``SQLiteError`` when the check cannot run.
-    public static func run(onFileAt path: String, busyTimeoutMilliseconds: Int32 = 5_000,
-                           migrations: MigrationSet = .embedded) throws -> Report {
-        guard FileManager.default.fileExists(atPath: path) else { throw BackupError.databaseMissing(path) }
-        let database: Database
-        do {
-            database = try Database(path: path, mode: .queryOnly, configuration: .init(busyTimeoutMilliseconds: busyTimeoutMilliseconds))
-        } catch let error as SQLiteError where error.isCorruption {
-            return Report(problems: [unreadable(error)], summary: nil, latestKnownVersion: migrations.latestVersion)
+    /// The rows of `table`, 0 when it does not exist (an older schema).
+    private static func rowCount<Connection: StoreConnection>(of table: String, on connection: Connection) throws -> Int {
+        guard try connection.tableExists(table) else { return 0 }
+        return try connection.withStatement("SELECT count(*) FROM \(table)") { statement in
+            _ = try statement.step()
+            return statement.int(at: 0)
         }
-        return try run(on: database, migrations: migrations)
-    }
-
-    private static func unreadable(_ error: SQLiteError) -> Problem {
-        Problem(kind: .integrity, message: "SQLite cannot read the file: \(error.message) (\(error.codeName))")
-    }
-
-    private static func integrityProblem(_ message: String) -> Problem {
-        Problem(kind: isConstraintFailure(message) ? .constraint : .integrity, message: message)
     }
 
     /// True for the `integrity_check` messages about a row breaking a CHECK, NOT NULL or
@@ -127,43 +126,21 @@ public enum DatabaseCheck {
             || (message.hasPrefix("non-") && message.contains(" value in "))
     }
 
-    private static func migrationProblems(in database: Database, summary: DatabaseSummary?,
-                                          migrations: MigrationSet) throws -> [Problem] {
-        guard summary != nil else {
-            return [Problem(kind: .migrations, message: "no \(MigrationRunner.tableName) table: this is not a Stockroom database")]
-        }
-        let runner = MigrationRunner(database: database, migrations: migrations)
-        return runner.validationErrors(try runner.appliedMigrations()).map { Problem(kind: .migrations, message: $0.description) }
-    }
-
-    /// Decodes every row through the repositories' own decoding and checks it against the
-    /// domain's rules (``ItemName``: no control characters, an item's name not blank), collecting
-    /// each failure. The schema's CHECKs cannot say all of this (Unicode's invisible characters),
-    /// so a row written by hand in `sqlite3` can pass them and still be reported here.
-    ///
-    /// An older schema may lack tables that later migrations add; at the newest version this
-    /// binary knows, both tables must exist.
-    private static func rowProblems(in database: Database, isAtLatestVersion: Bool) throws -> (problems: [Problem], canReplayHistory: Bool) {
-        try rowProblems(isAtLatestVersion: isAtLatestVersion, tableExists: database.tableExists) { table, columns in
-            do {
-                // item_events is WITHOUT ROWID: its key gives its order.
-                let order = table == ItemEventsTable.name ? ItemEventsTable.keyList : "rowid"
-                return .statement(try database.prepare("SELECT \(columns) FROM \(table) ORDER BY \(order)"))
-            } catch let error as SQLiteError where !error.isCorruption && !error.isBusy {
-                // A column this binary reads is missing: the table has another shape.
-                return .problem(Problem(kind: .rows, message: "table \(table) cannot be read by this stockroom: \(error.message)"))
-            }
-        }
-    }
-
     /// A table's rows to decode, or why they cannot be read.
     enum TableSelection<S> {
         case statement(S)
         case problem(Problem)
     }
 
-    /// The engine-neutral part of ``rowProblems(in:isAtLatestVersion:)``: `select` gives the
-    /// statement reading a table's columns in a stable order, or the problem that it cannot.
+    /// Decodes every row through the repositories' own decoding and checks it against the
+    /// domain's rules (``ItemName``: no control characters, an item's name not blank), collecting
+    /// each failure. The schema's CHECKs cannot say all of this (Unicode's invisible characters),
+    /// so a row written by hand in `sqlite3` can pass them and still be reported here. `select`
+    /// gives the statement reading a table's columns in a stable order, or the problem that it
+    /// cannot.
+    ///
+    /// An older schema may lack tables that later migrations add; at the newest version this
+    /// binary knows, both tables must exist.
     static func rowProblems<S: StoreStatement>(
         isAtLatestVersion: Bool, tableExists: (String) throws -> Bool,
         select: (_ table: String, _ columns: String) throws -> TableSelection<S>
@@ -198,10 +175,6 @@ public enum DatabaseCheck {
     /// without gaps, each event must follow from the state before it, an existing item's events
     /// must end in exactly its row, and a deleted item's in its deletion. Every event is decoded,
     /// after a break too: one that does not decode is a row problem (`rows`).
-    private static func historyProblems(in database: Database) throws -> (rows: [Problem], replay: [Problem]) {
-        try historyProblems(items: database.prepare(historyItemsSQL), events: database.prepare(historyEventsSQL))
-    }
-
     /// Items and events in the order the history replay walks them (``historyProblems(items:events:)``).
     static let historyItemsSQL = "\(ItemsTable.selectAll) ORDER BY \(ItemsTable.key)"
     static let historyEventsSQL = "SELECT \(ItemEventsTable.selectColumns) FROM \(ItemEventsTable.name) ORDER BY \(ItemEventsTable.keyList)"
@@ -326,4 +299,24 @@ public enum DatabaseCheck {
         if let error = error as? StoreError { return Problem(kind: .rows, message: error.description) }
         return Problem(kind: .rows, message: "row \(statement.text(at: 0)) of table \(table) breaks a rule: \(error)")
     }
+}
+
+/// What the check asks of an engine beyond the repositories' seam: its own storage checks, the
+/// rules it keeps, and how it reads a table whose shape may not be the one this binary expects.
+/// Each engine's conformance lives in its folder (Engines/SQLite/, Engines/PostgreSQL/).
+protocol CheckedConnection: StoreConnection {
+    /// Damage the engine finds in its own storage, before anything is decoded (SQLite's
+    /// `integrity_check` and `foreign_key_check`; nothing on PostgreSQL, whose server checks
+    /// pages as it reads them and foreign keys on every write).
+    func storageProblems() throws -> [DatabaseCheck.Problem]
+    /// The engine's own rules left unkept (PostgreSQL: constraints added `NOT VALID`, disabled
+    /// triggers; nothing on SQLite, whose `integrity_check` already tests its CHECKs).
+    func ruleProblems() throws -> [DatabaseCheck.Problem]
+    /// The statement reading `columns` of `table` in a stable order, or the problem that this
+    /// binary cannot read the table.
+    func selectForCheck(table: String, columns: String) throws -> DatabaseCheck.TableSelection<Statement>
+    /// The runner that reads this database's applied migrations.
+    func migrationRunner(_ migrations: MigrationSet) -> any MigrationRunning
+    /// `error` as the problem of a database the engine cannot read at all, nil for any other error.
+    static func unreadableProblem(_ error: any Error) -> DatabaseCheck.Problem?
 }

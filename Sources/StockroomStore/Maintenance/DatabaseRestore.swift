@@ -37,6 +37,16 @@ public enum DatabaseRestore {
     ///   program's file (even when `replacingContent`), or ``SQLiteError`` (busy: the live
     ///   database stayed locked).
     ///   On any failure the live database is as it was, and no safety copy is left.
+    /// A PostgreSQL database at `live` is refused with ``BackupError/serverDatabase(_:operation:)``
+    /// before connecting.
+    public static func run(from sourcePath: String, into live: DatabaseLocation, replacingContent: Bool,
+                           busyTimeoutMilliseconds: Int32, now: Date = Date()) throws -> RestoreResult {
+        guard case .file(let livePath) = live else { throw BackupError.serverDatabase(live.description, operation: "restore") }
+        return try run(from: sourcePath, into: livePath, replacingContent: replacingContent,
+                       busyTimeoutMilliseconds: busyTimeoutMilliseconds, now: now)
+    }
+
+    /// Restores into the database file at `livePath`, as ``run(from:into:replacingContent:busyTimeoutMilliseconds:now:)-(_,DatabaseLocation,_,_,_)``.
     public static func run(from sourcePath: String, into livePath: String, replacingContent: Bool,
                            busyTimeoutMilliseconds: Int32, now: Date = Date()) throws -> RestoreResult {
         guard FileManager.default.fileExists(atPath: sourcePath) else { throw BackupError.databaseMissing(sourcePath) }

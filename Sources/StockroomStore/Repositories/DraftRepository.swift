@@ -6,12 +6,7 @@ import SQLiteCore
 /// Reads and writes the `drafts` table, and turns drafts into items, on SQLite or
 /// PostgreSQL: written once in `DraftRecords`, forwarded to the engine's specialised copy.
 public struct DraftRepository {
-    enum Engine {
-        case sqlite(DraftRecords<Database>)
-        case postgres(DraftRecords<PostgresStoreConnection>)
-    }
-
-    let engine: Engine
+    let engine: PerEngine<DraftRecords<Database>, DraftRecords<PostgresStoreConnection>>
 
     init(database: Database) { engine = .sqlite(DraftRecords(connection: database)) }
     init(postgres: PostgresStoreConnection) { engine = .postgres(DraftRecords(connection: postgres)) }

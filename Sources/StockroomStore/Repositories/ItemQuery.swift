@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import Inventory
+import StockroomMigrations
 
 /// Which items to list, and which page of them. Results are ordered by name, then id.
 public struct ItemQuery: Sendable, Equatable {
@@ -74,7 +75,7 @@ public struct ItemQuery: Sendable, Equatable {
     }
 
     /// The SQL condition and its arguments, in parameter order.
-    func whereClause<Statement: StoreStatement>(_ dialect: SQLDialect) -> (sql: String, bind: (Statement) throws -> Int) {
+    func whereClause<Statement: StoreStatement>(_ dialect: DatabaseEngine) -> (sql: String, bind: (Statement) throws -> Int) {
         let (conditions, bind): ([String], (Statement, Int) throws -> Int) = self.conditions(dialect)
         let sql = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         return (sql, { statement in try bind(statement, 0) })
@@ -82,7 +83,7 @@ public struct ItemQuery: Sendable, Equatable {
 
     /// The SQL conditions (to be joined by AND) and a function binding their arguments from a
     /// parameter index on, which returns the next free index.
-    func conditions<Statement: StoreStatement>(_ dialect: SQLDialect) -> (sql: [String], bind: (Statement, Int) throws -> Int) {
+    func conditions<Statement: StoreStatement>(_ dialect: DatabaseEngine) -> (sql: [String], bind: (Statement, Int) throws -> Int) {
         var conditions: [String] = []
         // The tag is written into the SQL as a literal (it comes from the codec, never from the
         // user) so the planner sees the value and picks items_by_status_name.
@@ -120,7 +121,7 @@ public struct ItemQuery: Sendable, Equatable {
 
     /// The rule of ``nameContains``, in SQL: one parameter, bound to ``containsPattern(_:)``.
     /// Every search plan applies exactly this condition, whatever index found the rows.
-    static func containsCondition(_ dialect: SQLDialect) -> String {
+    static func containsCondition(_ dialect: DatabaseEngine) -> String {
         "name \(dialect.caseInsensitiveLike) ? ESCAPE '\\'"
     }
 

@@ -11,12 +11,7 @@ import SQLiteCore
 /// reached. The work is written once, in `ItemRecords`, generic over the engine; this type
 /// holds the engine's specialised copy and forwards to it, so SQLite's path makes direct calls.
 public struct ItemRepository {
-    enum Engine {
-        case sqlite(ItemRecords<Database>)
-        case postgres(ItemRecords<PostgresStoreConnection>)
-    }
-
-    let engine: Engine
+    let engine: PerEngine<ItemRecords<Database>, ItemRecords<PostgresStoreConnection>>
 
     init(database: Database) { engine = .sqlite(ItemRecords(connection: database)) }
     init(postgres: PostgresStoreConnection) { engine = .postgres(ItemRecords(connection: postgres)) }

@@ -88,7 +88,7 @@ extension ItemRecords {
               let match = ItemSearch.trigramQuery(term) else { return false }
         // One snapshot for the count that picks the plan and the rows the plan reads: a writer
         // in between could otherwise make a page skip or repeat a row.
-        return try connection.inReadSnapshot { try searchInSnapshot(match, query, body) }
+        return try connection.inReadTransaction { try searchInSnapshot(match, query, body) }
     }
 
     /// ``forEachSearchedItem(matching:_:)`` inside its snapshot.

@@ -178,7 +178,7 @@ struct TableDigest: Equatable {
 
 /// Rows read in key order, a page at a time, from either engine.
 private struct Source {
-    let engine: InventoryStore.Engine
+    let engine: InventoryStore.Connections
 
     func count(_ table: String) throws -> Int {
         switch engine {
@@ -253,7 +253,7 @@ private struct Source {
 
 /// The destination's connection inside the copy's transaction.
 private struct Destination {
-    let engine: InventoryStore.Engine
+    let engine: InventoryStore.Connections
 
     /// The destination as messages name it (a URI without its password).
     let description: String
@@ -261,10 +261,8 @@ private struct Destination {
     /// Runs `body` in one write transaction: committed when it returns, rolled back when it throws.
     func transaction<T>(_ body: (Destination) throws -> T) throws -> T {
         switch engine {
-        case .sqlite(let database):
-            return try database.writeTransaction { try body(self) }
-        case .postgres(let connection):
-            return try connection.connection.transaction(isolation: .readCommitted) { try body(self) }
+        case .sqlite(let database): try database.inTransactionWithoutRetry { try body(self) }
+        case .postgres(let connection): try connection.inTransactionWithoutRetry { try body(self) }
         }
     }
 
@@ -278,47 +276,22 @@ private struct Destination {
     /// refuse the deletes of `--force`. The source's rows were decoded and are compared after
     /// loading, so nothing written here goes unchecked.
     ///
-    /// SQLite: each trigger is dropped and created again from the SQL the schema holds for it,
-    /// so the schema after the copy is the migrations' own. PostgreSQL: `DISABLE TRIGGER USER`
-    /// then `ENABLE`, which also keeps every other session out of both tables until the commit.
+    /// How each engine sets them aside: ``StoreConnection/withTriggersSuspended(on:_:)``.
     func withHistoryTriggersSuspended<T>(_ body: () throws -> T) throws -> T {
         let tables = [ItemsTable.name, ItemEventsTable.name]
-        switch engine {
-        case .sqlite(let database):
-            let list = tables.map { "'\($0)'" }.joined(separator: ", ")
-            let triggers = try database.withStatement(
-                "SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name IN (\(list)) ORDER BY name"
-            ) { statement in
-                var found: [(name: String, sql: String)] = []
-                while try statement.step() { found.append((statement.text(at: 0), statement.text(at: 1))) }
-                return found
-            }
-            for trigger in triggers { try database.execute("DROP TRIGGER \(SQLIdentifier.quoted(trigger.name))") }
-            let result = try body()
-            for trigger in triggers { try database.execute(trigger.sql) }
-            // The search index's triggers were set aside with the others: rebuild it from the
-            // rows now in place (a source's index is never copied; it is derived).
-            if triggers.contains(where: { $0.sql.contains(ItemsSearchTable.name) }) {
-                try database.execute(ItemsSearchTable.rebuildSQL)
-            }
-            return result
-        case .postgres(let store):
-            for table in tables { try store.connection.execute("ALTER TABLE \(table) DISABLE TRIGGER USER") }
-            let result = try body()
-            for table in tables { try store.connection.execute("ALTER TABLE \(table) ENABLE TRIGGER USER") }
-            return result
+        return switch engine {
+        case .sqlite(let database): try database.withTriggersSuspended(on: tables, body)
+        case .postgres(let connection): try connection.withTriggersSuspended(on: tables, body)
         }
     }
 
     /// Deletes every item, event and draft: the one time history is deleted, with the triggers
     /// that refuse it set aside (``withHistoryTriggersSuspended(_:)``).
     func removeEverything() throws {
+        let tables = InventoryCopy.Table.allCases.map(\.rawValue)
         switch engine {
-        case .sqlite(let database):
-            for table in InventoryCopy.Table.allCases { try database.execute("DELETE FROM \(table.rawValue)") }
-        case .postgres(let store):
-            let tables = InventoryCopy.Table.allCases.map(\.rawValue).joined(separator: ", ")
-            try store.connection.execute("TRUNCATE \(tables)")
+        case .sqlite(let database): try database.removeAllRows(of: tables)
+        case .postgres(let connection): try connection.removeAllRows(of: tables)
         }
     }
 
@@ -403,7 +376,7 @@ private struct Destination {
     func execute(_ sql: String) throws {
         switch engine {
         case .sqlite(let database): try database.execute(sql)
-        case .postgres(let store): try store.connection.execute(sql)
+        case .postgres(let connection): try connection.execute(sql)
         }
     }
 

@@ -1,7 +1,6 @@
 import FoundationEssentials
 import Glibc
 import Inventory
-import SQLiteCore
 import TextFormats
 
 /// Writes every item, ordered by id, as CSV, JSON Lines or a JSON array.
@@ -14,46 +13,28 @@ public enum ItemExport {
     static let layout = ItemsTable.insertLayout
     static let selectSQL = "SELECT \(layout.columns.list) FROM \(ItemsTable.name) ORDER BY \(ItemsTable.key)"
 
-    /// Writes every item to `descriptor` (standard output, say) and returns how many.
-    public static func write(_ format: TransferFormat, from database: Database, to descriptor: Int32) throws -> Int {
+    /// Writes every item of `store`, file or server, to `descriptor` (standard output, say)
+    /// and returns how many: the same bytes on either engine for the same rows, read in one
+    /// snapshot (on a server a page of rows at a time in id order; `id` is `COLLATE "C"`, so
+    /// the order is SQLite's).
+    public static func write(_ format: TransferFormat, from store: InventoryStore, to descriptor: Int32) throws -> Int {
         let output = ByteOutput(descriptor: descriptor)
-        let count = try database.readTransaction {
-            try write(format, from: database, to: output)
+        let count = switch store.engine {
+        case .sqlite(let database): try write(format, from: database, to: output)
+        case .postgres(let connection): try write(format, from: connection, to: output)
         }
         try output.flush()
         return count
     }
 
-    /// Writes every item of `store`, file or server, to `descriptor` and returns how many: the
-    /// same bytes on either engine for the same rows. A file goes through the SQLite path
-    /// above; a server is read in one REPEATABLE READ READ ONLY transaction (one snapshot), a
-    /// page of rows at a time in id order (`id` is `COLLATE "C"`, so the order is SQLite's).
-    public static func write(_ format: TransferFormat, from store: InventoryStore, to descriptor: Int32) throws -> Int {
-        switch store.engine {
-        case .sqlite(let database):
-            return try write(format, from: database, to: descriptor)
-        case .postgres(let connection):
-            let output = ByteOutput(descriptor: descriptor)
-            let count = try store.read { try write(format, from: connection, to: output) }
-            try output.flush()
-            return count
-        }
-    }
-
-    /// Writes every item of `store` to the file at `path` as
-    /// ``write(_:from:toFile:)-(_,Database,_)`` does, on either engine.
-    public static func write(_ format: TransferFormat, from store: InventoryStore, toFile path: String) throws -> Int {
-        try writeFile(path) { descriptor in try write(format, from: store, to: descriptor) }
-    }
-
-    /// Writes every item to the file at `path`, never leaving a partial file there: the output
-    /// goes to a temporary file beside `path`, is synced, and is renamed into place only when
-    /// complete. An existing file at `path` is replaced.
+    /// Writes every item of `store` to the file at `path`, never leaving a partial file there:
+    /// the output goes to a temporary file beside `path`, is synced, and is renamed into place
+    /// only when complete. An existing file at `path` is replaced.
     ///
     /// - Throws: ``BackupError/cannotCreate(_:reason:)`` when the folder is missing or
-    ///   unwritable; ``TransferError`` when writing fails; SQLite errors from reading.
-    public static func write(_ format: TransferFormat, from database: Database, toFile path: String) throws -> Int {
-        try writeFile(path) { descriptor in try write(format, from: database, to: descriptor) }
+    ///   unwritable; ``TransferError`` when writing fails; the engine's errors from reading.
+    public static func write(_ format: TransferFormat, from store: InventoryStore, toFile path: String) throws -> Int {
+        try writeFile(path) { descriptor in try write(format, from: store, to: descriptor) }
     }
 
     private static func writeFile(_ path: String, _ body: (Int32) throws -> Int) throws -> Int {
@@ -80,40 +61,37 @@ public enum ItemExport {
         return count
     }
 
-    /// Rows read per page from a server.
-    static let pageSize = 10_000
-
-    private static func write(_ format: TransferFormat, from database: Database, to output: ByteOutput) throws -> Int {
-        let statement = try database.prepare(selectSQL)
-        defer { statement.reset() }
-        try writeStart(format, to: output)
-        var count = 0
-        var lastID: String?
-        try writeRows(format, from: statement, count: &count, lastID: &lastID, keepingLastID: false, to: output)
-        try writeEnd(format, to: output)
-        return count
-    }
-
-    /// Pages of rows, each resuming after the last id of the one before (keyset pagination, as
-    /// `stockroom copy` reads), so the server never holds more than a page for us.
-    private static func write(_ format: TransferFormat, from connection: PostgresStoreConnection, to output: ByteOutput) throws -> Int {
-        // The page size is spelled in the SQL: a prepared `LIMIT $n` gets a generic plan.
-        let select = "SELECT \(layout.columns.list) FROM \(ItemsTable.name)"
-        let first = "\(select) ORDER BY id LIMIT \(pageSize)"
-        let next = "\(select) WHERE id > ?1 ORDER BY id LIMIT \(pageSize)"
-        try writeStart(format, to: output)
-        var count = 0
-        var lastID: String?
-        while true {
-            let before = count
-            try connection.withStatement(lastID == nil ? first : next) { statement in
-                if let lastID { try statement.bind(lastID, at: 0) }
-                try writeRows(format, from: statement, count: &count, lastID: &lastID, keepingLastID: true, to: output)
+    /// Every item in one read snapshot, written once for both engines: one statement stepping
+    /// through every row where the engine streams them (SQLite), else pages of rows, each
+    /// resuming after the last id of the one before (keyset pagination, as `stockroom copy`
+    /// reads), so a server never holds more than a page for us.
+    private static func write<Connection: StoreConnection>(_ format: TransferFormat, from connection: Connection,
+                                                           to output: ByteOutput) throws -> Int {
+        try connection.inReadTransaction {
+            try writeStart(format, to: output)
+            var count = 0
+            var lastID: String?
+            if let pageSize = connection.readPageSize {
+                // The page size is spelled in the SQL: a prepared `LIMIT $n` gets a generic plan.
+                let select = "SELECT \(layout.columns.list) FROM \(ItemsTable.name)"
+                let first = "\(select) ORDER BY id LIMIT \(pageSize)"
+                let next = "\(select) WHERE id > ?1 ORDER BY id LIMIT \(pageSize)"
+                while true {
+                    let before = count
+                    try connection.withStatement(lastID == nil ? first : next) { statement in
+                        if let lastID { try statement.bind(lastID, at: 0) }
+                        try writeRows(format, from: statement, count: &count, lastID: &lastID, keepingLastID: true, to: output)
+                    }
+                    if count - before < pageSize { break }
+                }
+            } else {
+                try connection.withStatement(selectSQL) { statement in
+                    try writeRows(format, from: statement, count: &count, lastID: &lastID, keepingLastID: false, to: output)
+                }
             }
-            if count - before < pageSize { break }
+            try writeEnd(format, to: output)
+            return count
         }
-        try writeEnd(format, to: output)
-        return count
     }
 
     private static func writeStart(_ format: TransferFormat, to output: ByteOutput) throws {

@@ -69,6 +69,22 @@ public struct ItemImport {
         self.dryRun = dryRun
     }
 
+    /// Imports the rows read from `descriptor` into `store`, a file or a server, with the same
+    /// result, summary and history on either engine; dispatched once to the engine's path
+    /// (a file's bulk load, a server's COPY into staging: Engines/PostgreSQL/).
+    ///
+    /// With ``dryRun`` the store is only read. Nothing is written unless every row is good.
+    ///
+    /// - Throws: ``ImportRejection`` when any row is bad or (with ``ConflictPolicy/fail``)
+    ///   names an existing id; ``TransferError`` when the input cannot be read; the engine's
+    ///   errors (busy, I/O, a lost connection) as they come.
+    public func run(reading descriptor: Int32, into store: InventoryStore, progress: (Progress) -> Void = { _ in }) throws -> Summary {
+        switch store.engine {
+        case .sqlite(let database): try run(reading: descriptor, into: database, progress: progress)
+        case .postgres(let connection): try run(reading: descriptor, into: connection, store: store, progress: progress)
+        }
+    }
+
     /// Imports the rows read from `descriptor` into `database`.
     ///
     /// With ``dryRun``, `database` may be nil (no database yet): then no id can conflict.
@@ -76,7 +92,7 @@ public struct ItemImport {
     /// - Throws: ``ImportRejection`` when any row is bad or (with ``ConflictPolicy/fail``)
     ///   names an existing id; nothing was written. ``TransferError`` when the input cannot be
     ///   read; SQLite errors (busy, I/O) as they come.
-    public func run(reading descriptor: Int32, into database: Database?, progress: (Progress) -> Void = { _ in }) throws -> Summary {
+    func run(reading descriptor: Int32, into database: Database?, progress: (Progress) -> Void = { _ in }) throws -> Summary {
         precondition(database != nil || dryRun, "an import that writes needs a database")
         guard format == .csv || format == .jsonl else {
             throw ImportRejection(problems: [.init(line: 1, reason: "import reads csv or jsonl, not \(format.rawValue)")], total: 1)

@@ -29,19 +29,6 @@ struct DatabaseChoice: Equatable {
         DatabaseLocation(resolvedValue())
     }
 
-    /// The file path, for the steps that only a SQLite file has (backup, restore, opening a file);
-    /// callers branch on ``resolvedLocation()`` first, so this never opens a PostgreSQL URI as a path.
-    ///
-    /// - Throws: a usage failure (exit 64) for a PostgreSQL URI, printed without its password.
-    func resolvedPath() throws -> String {
-        switch resolvedLocation() {
-        case .file(let path): return path
-        case .postgres:
-            throw Failure.Message(code: .usage, description:
-                "\(resolvedLocation()) is a PostgreSQL database; this step works on SQLite database files only")
-        }
-    }
-
     /// The text chosen by --db, $STOCKROOM_DB, or the XDG default, in that order.
     private func resolvedValue() -> String {
         Failure.startWaiting() // every command resolves the path before it opens the file
@@ -57,28 +44,30 @@ struct DatabaseChoice: Equatable {
 
     /// Opens the store to write (creating and migrating the file when needed).
     func openStore() throws -> InventoryStore {
-        Failure.startWaiting()
-        if case .postgres = resolvedLocation() {
-            return try InventoryStore(location: resolvedLocation(), busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-        }
-        return try InventoryStore(path: pathForWriting(), busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        try InventoryStore(location: locationForWriting(), busyTimeoutMilliseconds: busyTimeoutMilliseconds)
     }
 
     /// Opens the store to read `contents` without changing the file; a missing file reads as
     /// an empty inventory and is not created.
     func openStoreForReading(_ contents: InventoryStore.Contents) throws -> InventoryStore {
-        Failure.startWaiting()
-        return try InventoryStore.reading(location: resolvedLocation(), busyTimeoutMilliseconds: busyTimeoutMilliseconds, contents: contents)
+        try InventoryStore.reading(location: resolvedLocation(), busyTimeoutMilliseconds: busyTimeoutMilliseconds, contents: contents)
     }
 
-    /// The path to open for writing. The default location's folder is created on first use;
-    /// a folder named by --db or $STOCKROOM_DB is the user's to create, so a typo fails (74).
-    func pathForWriting() throws -> String {
-        let path = try resolvedPath()
+    /// Where to open the inventory for writing. The default location's folder is created on
+    /// first use; a folder named by --db or $STOCKROOM_DB is the user's to create, so a typo
+    /// fails (74). (The default is always a file: a server is only ever named.)
+    func locationForWriting() -> DatabaseLocation {
+        let location = resolvedLocation()
         if db == nil, ProcessInfo.processInfo.environment["STOCKROOM_DB"]?.isEmpty ?? true {
+            let path = location.description
             try? FileManager.default.createDirectory(
                 atPath: String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]), withIntermediateDirectories: true)
         }
-        return path
+        return location
+    }
+
+    /// The refusal of a command that needs an existing file.
+    func missing(_ path: String) -> Failure.Message {
+        Failure.Message(code: .notFound, description: "no database at \(path)")
     }
 }

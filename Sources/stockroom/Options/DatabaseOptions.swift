@@ -24,9 +24,7 @@ struct DatabaseOptions: ParsableArguments {
     /// See ``DatabaseChoice/resolvedLocation()``.
     func resolvedLocation() -> DatabaseLocation { choice.resolvedLocation() }
 
-    /// See ``DatabaseChoice/resolvedPath()``.
-    func resolvedPath() throws -> String { try choice.resolvedPath() }
-
+    /// See ``DatabaseChoice/busyTimeoutMilliseconds``.
     var busyTimeoutMilliseconds: Int32 { choice.busyTimeoutMilliseconds }
 
     /// See ``DatabaseChoice/openStore()``.
@@ -37,6 +35,9 @@ struct DatabaseOptions: ParsableArguments {
         try choice.openStoreForReading(contents)
     }
 
-    /// See ``DatabaseChoice/pathForWriting()``.
-    func pathForWriting() throws -> String { try choice.pathForWriting() }
+    /// See ``DatabaseChoice/locationForWriting()``.
+    func locationForWriting() -> DatabaseLocation { choice.locationForWriting() }
+
+    /// See ``DatabaseChoice/missing(_:)``.
+    func missing(_ path: String) -> Failure.Message { choice.missing(path) }
 }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
 import Glibc
-import StockroomMigrations
 import StockroomStore
 
 /// `--migrations-dir PATH` (hidden): use the `NNNN_name.sql` files of a folder instead of the
@@ -19,17 +18,23 @@ struct MigrationSourceOptions: ParsableArguments {
         if let migrationsDir, migrationsDir.isEmpty { throw ValidationError("--migrations-dir must not be empty") }
     }
 
-    /// The folder's migrations when --migrations-dir is given, else the embedded ones for the
-    /// engine of `location` (Migrations/sqlite/ or Migrations/postgres/).
-    func migrationSet(for location: DatabaseLocation = .file("")) throws -> MigrationSet {
-        guard let migrationsDir else {
-            if case .postgres = location { return .embeddedPostgres }
-            return .embedded
-        }
+    /// The folder's migrations when --migrations-dir is given, else nil: the ones built into
+    /// the binary for the database's engine (Migrations/sqlite/ or Migrations/postgres/).
+    func migrationSet() throws -> MigrationSet? {
+        guard let migrationsDir else { return nil }
         var isDirectory = false
         guard FileManager.default.fileExists(atPath: migrationsDir, isDirectory: &isDirectory), isDirectory else {
             throw Failure.Message(code: .notFound, description: "no migrations folder at \(migrationsDir)")
         }
         return try MigrationSet(directory: URL(fileURLWithPath: migrationsDir, isDirectory: true))
+    }
+}
+
+extension DatabaseOptions {
+    /// The migrations of the database these options name, from --migrations-dir or built in;
+    /// `forWriting` makes the default location's folder exist (see ``locationForWriting()``).
+    func migrations(_ source: MigrationSourceOptions, forWriting: Bool = false) throws -> StoreMigrations {
+        StoreMigrations(location: forWriting ? locationForWriting() : resolvedLocation(), busyTimeoutMilliseconds: busyTimeoutMilliseconds,
+                        migrations: try source.migrationSet())
     }
 }

@@ -1,4 +1,4 @@
-import SQLiteCore
+import StockroomStore
 import TextFormats
 
 /// Query results as CSV per RFC 4180: a header row of column names, CRLF line ends, fields
@@ -9,11 +9,8 @@ struct CSVResultWriter: ResultWriter {
         Output.write(CSVText.record(columns))
     }
 
-    mutating func write(_ row: [SQLiteValue]) { writeRow(row) }
-    mutating func write(_ row: [PostgresResultValue]) { writeRow(row) }
-
-    private mutating func writeRow<Value: ResultValue>(_ row: [Value]) {
-        Output.write(CSVText.record(row.map { $0.csvField }))
+    mutating func write(_ row: [QueryValue]) {
+        Output.write(CSVText.record(row.map { ValueText.csv($0) }))
     }
 
     mutating func finish() {}

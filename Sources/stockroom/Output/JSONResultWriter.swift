@@ -1,4 +1,4 @@
-import SQLiteCore
+import StockroomStore
 import Inventory
 import TextFormats
 
@@ -13,14 +13,11 @@ struct JSONResultWriter: ResultWriter {
         Output.write("[")
     }
 
-    mutating func write(_ row: [SQLiteValue]) { writeRow(row) }
-    mutating func write(_ row: [PostgresResultValue]) { writeRow(row) }
-
-    private mutating func writeRow<Value: ResultValue>(_ row: [Value]) {
+    mutating func write(_ row: [QueryValue]) {
         var text = isFirstRow ? "\n{" : ",\n{"
         for (index, value) in row.enumerated() {
             if index > 0 { text += "," }
-            text += keys[index] + ":" + value.json
+            text += keys[index] + ":" + ValueText.json(value)
         }
         Output.write(text + "}")
         isFirstRow = false

@@ -1,4 +1,4 @@
-import SQLiteCore
+import StockroomStore
 import TextFormats
 
 /// Query results as aligned columns under a header, for people.
@@ -22,11 +22,8 @@ struct TableResultWriter: ResultWriter {
         header = columns
     }
 
-    mutating func write(_ row: [SQLiteValue]) { writeRow(row) }
-    mutating func write(_ row: [PostgresResultValue]) { writeRow(row) }
-
-    private mutating func writeRow<Value: ResultValue>(_ row: [Value]) {
-        let cells = row.map { $0.tableCell }
+    mutating func write(_ row: [QueryValue]) {
+        let cells = row.map { ValueText.cell($0) }
         if let widths {
             Output.line(TextTable.line(cells, widths: widths))
             return

@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Glibc
-import SQLiteCore
+import StockroomStore
 
 /// "pages copied of total" on one self-overwriting stderr line, only when stderr is a terminal:
 /// cron mail and pipes get nothing but the result.

@@ -35,11 +35,10 @@ struct BackupCommand: ParsableCommand {
     var format: ReportFormat = .text
 
     func run() throws {
-        try database.refuseBackupOnPostgres("backup")
         let progress = TerminalProgress(label: "backup")
         defer { progress.end() }
         let result = try DatabaseBackup.run(
-            from: try database.resolvedPath(), to: destination, replacing: force,
+            from: database.resolvedLocation(), to: destination, replacing: force,
             busyTimeoutMilliseconds: database.busyTimeoutMilliseconds,
             pagesPerStep: progress.isShown ? 256 : -1, progress: progress.show)
         progress.end()

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Inventory
-import PostgresCore
 import StockroomStore
 import TextFormats
 
@@ -34,15 +33,7 @@ struct CheckCommand: ParsableCommand {
     func run() throws {
         let location = database.resolvedLocation()
         let path = location.description
-        let report: DatabaseCheck.Report
-        switch location {
-        case .file(let file):
-            report = try DatabaseCheck.run(onFileAt: file, busyTimeoutMilliseconds: database.busyTimeoutMilliseconds)
-        case .postgres(let uri):
-            let connection = try Connection(uri)
-            try connection.waitForLocks(milliseconds: database.busyTimeoutMilliseconds)
-            report = try DatabaseCheck.run(onServer: connection)
-        }
+        let report = try DatabaseCheck.run(at: location, busyTimeoutMilliseconds: database.busyTimeoutMilliseconds)
         switch format {
         case .text: printText(report, path: path)
         case .json: Output.line(json(report, path: path))

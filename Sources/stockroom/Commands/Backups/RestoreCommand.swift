@@ -27,9 +27,8 @@ struct RestoreCommand: ParsableCommand {
     var force = false
 
     func run() throws {
-        try database.refuseBackupOnPostgres("restore")
         let result = try DatabaseRestore.run(
-            from: source, into: try database.resolvedPath(), replacingContent: force,
+            from: source, into: database.resolvedLocation(), replacingContent: force,
             busyTimeoutMilliseconds: database.busyTimeoutMilliseconds)
         let summary = result.summary
         let kept = result.safetyCopyPath.map { "; the replaced content is kept in \($0)" } ?? " (it had no tables, so no safety copy was needed)"

@@ -49,11 +49,10 @@ struct WizardDraft: ParsableCommand {
             throw Failure.Message(code: .usage, description:
                 "draft wizard needs a terminal on stdin and stdout; scripts use `stockroom draft add --name NAME [...]` then `draft save`")
         }
-        if case .file(let path) = database.resolvedLocation(), draftID != nil || itemID != nil,
-           !FileManager.default.fileExists(atPath: path) {
+        if case let location = database.resolvedLocation(), draftID != nil || itemID != nil, location.isMissingFile {
             // Nothing to resume or copy in a file that does not exist; do not create it.
             let (record, id): (String, String) = draftID.map { ("draft", $0) } ?? ("item", itemID ?? "")
-            throw Failure.Message(code: .notFound, description: "no \(record) with id '\(id)': there is no database at \(path)")
+            throw Failure.Message(code: .notFound, description: "no \(record) with id '\(id)': there is no database at \(location)")
         }
         // Ctrl-C from here on is caught: one pressed while the draft is being created ends the
         // wizard at its first question, with the draft kept and the line that resumes it.

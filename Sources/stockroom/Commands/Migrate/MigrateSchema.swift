@@ -1,5 +1,5 @@
 import ArgumentParser
-import StockroomMigrations
+import StockroomStore
 
 /// `stockroom migrate schema`: the schema the migrations produce, as committed in
 /// `Migrations/schema.sql` (scripts/update-schema.sh writes it with this command).
@@ -13,6 +13,6 @@ struct MigrateSchema: ParsableCommand {
     @OptionGroup var source: MigrationSourceOptions
 
     func run() throws {
-        Output.write(try SchemaSnapshot.produced(by: try source.migrationSet()).script)
+        Output.write(try StoreMigrations.schemaScript(of: try source.migrationSet()))
     }
 }

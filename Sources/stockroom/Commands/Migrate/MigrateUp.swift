@@ -1,6 +1,5 @@
 import ArgumentParser
-import SQLiteCore
-import StockroomMigrations
+import StockroomStore
 
 /// `stockroom migrate up`: applies pending migrations.
 struct MigrateUp: ParsableCommand {
@@ -25,16 +24,16 @@ struct MigrateUp: ParsableCommand {
     var dryRun = false
 
     func run() throws {
-        let migrations = try source.migrationSet(for: database.resolvedLocation())
-        if let target, migrations.migration(version: target) == nil {
+        let migrations = try database.migrations(source, forWriting: !dryRun)
+        if let target, migrations.migrations.migration(version: target) == nil {
             throw Failure.Message(code: .usage, description:
-                "--to \(target): no migration has that version (known: \(migrations.migrations.map { String($0.version) }.joined(separator: ", ")))")
+                "--to \(target): no migration has that version (known: \(migrations.migrations.migrations.map { String($0.version) }.joined(separator: ", ")))")
         }
         if dryRun { return try printPlan(migrations) }
 
         // Printed as each one commits, so a failure later in the run still shows what was applied.
         var appliedCount = 0
-        try database.migrate(migrations, upTo: target) { migration in
+        try migrations.migrate(upTo: target) { migration in
             appliedCount += 1
             Output.line("Applied \(migration.fileName)")
         }
@@ -43,14 +42,8 @@ struct MigrateUp: ParsableCommand {
         }
     }
 
-    private func printPlan(_ migrations: MigrationSet) throws {
-        let pending = if let server = try database.postgresMigrationRunner(migrations) {
-            try server.pendingMigrations()
-        } else {
-            try MigrationRunner(database: try database.openExistingForReading(migrations) ?? Database(path: ":memory:"),
-                                migrations: migrations).pendingMigrations()
-        }
-        let plan = pending
+    private func printPlan(_ migrations: StoreMigrations) throws {
+        let plan = try migrations.pending()
             .filter { $0.version <= target ?? Int.max }
         for migration in plan {
             Output.line("Would apply \(migration.fileName)\(migration.runsInTransaction ? "" : " (outside a transaction)")")

@@ -1,5 +1,5 @@
 import ArgumentParser
-import StockroomMigrations
+import StockroomStore
 
 /// `stockroom migrate verify`: proves the database is what its migrations say it is.
 struct MigrateVerify: ParsableCommand {
@@ -19,16 +19,7 @@ struct MigrateVerify: ParsableCommand {
     @OptionGroup var source: MigrationSourceOptions
 
     func run() throws {
-        let migrations = try source.migrationSet(for: database.resolvedLocation())
-        let report: MigrationVerification
-        if let server = try database.postgresMigrationRunner(migrations) {
-            report = try server.verify()
-        } else {
-            guard let connection = try database.openExistingForReading(migrations, accepting: .untrustedMigrations) else {
-                throw database.missing(try database.resolvedPath())
-            }
-            report = try MigrationRunner(database: connection, migrations: migrations).verify()
-        }
+        let report = try database.migrations(source).verify()
         let findings = report.findings
         Output.lines(findings)
         if report.schemaComparisonSkipped {

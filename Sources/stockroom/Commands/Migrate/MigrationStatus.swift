@@ -1,6 +1,5 @@
 import ArgumentParser
-import SQLiteCore
-import StockroomMigrations
+import StockroomStore
 import TextFormats
 
 /// `stockroom migrate status`: which migrations are applied, pending, skipped or unknown.
@@ -26,14 +25,7 @@ struct MigrationStatus: ParsableCommand {
     var exitCode = false
 
     func run() throws {
-        let migrations = try source.migrationSet(for: database.resolvedLocation())
-        let entries = if let server = try database.postgresMigrationRunner(migrations) {
-            try server.status()
-        } else {
-            try MigrationRunner(
-                database: try database.openExistingForReading(migrations, accepting: .untrustedMigrations) ?? Database(path: ":memory:"),
-                migrations: migrations).status()
-        }
+        let entries = try database.migrations(source).status()
         switch format {
         case .table:
             Output.lines(TextTable.lines(

@@ -1,5 +1,5 @@
 import ArgumentParser
-import SQLiteCore
+import StockroomStore
 
 /// `stockroom query SQL`: one read-only statement against the database, for scripts and people.
 struct QueryCommand: ParsableCommand {
@@ -46,11 +46,11 @@ struct QueryCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("The longest string or blob, in bytes, any value may be; a longer one stops the query with exit code \(Failure.Code.dataError.rawValue).",
                                valueName: "bytes"))
-    var maxValueLength: Int = Int(QueryResourceLimits.default.maximumValueLength)
+    var maxValueLength: Int = UntrustedQuery.defaultMaximumValueLength
 
     @Option(help: ArgumentHelp("Megabytes of memory SQLite may use for the query; past it the query stops with exit code \(Failure.Code.dataError.rawValue).",
                                valueName: "megabytes"))
-    var maxMemory: Int = Int(QueryResourceLimits.default.maximumMemory >> 20)
+    var maxMemory: Int = Int(UntrustedQuery.defaultMaximumMemory >> 20)
 
     func validate() throws {
         guard timeout.isFinite, timeout >= 0, timeout <= 86_400 else {
@@ -64,89 +64,52 @@ struct QueryCommand: ParsableCommand {
         }
     }
 
-    private var limits: QueryResourceLimits {
-        let memory = Int64(maxMemory) << 20
-        return QueryResourceLimits(maximumValueLength: Int32(maxValueLength), maximumMemory: memory,
-                                   cacheSize: min(QueryResourceLimits.default.cacheSize, memory / 8))
-    }
-
     func run() throws {
-        if case .postgres(let uri) = database.resolvedLocation() {
-            try runOnServer(uri)
-            return
-        }
-        let connection = try database.requireExistingForQuery()
-        try connection.hardenForUntrustedQueries()
-        try connection.limitResources(limits)
-        let statement = try prepare(on: connection)
-        guard statement.parameterCount == parameters.count else {
-            throw parameterMismatch(placeholders: statement.parameterCount)
-        }
-        do {
-            for (index, value) in parameters.enumerated() { try statement.bind(value, at: index) }
-        } catch let error as SQLiteError {
-            throw failure(whileRunning: error)
-        }
-
-        let limit = timeout > 0 ? ExecutionTimeLimit(database: connection, seconds: timeout) : nil
+        let query = UntrustedQuery(sql: sql, parameters: parameters, timeoutSeconds: timeout,
+                                   maximumValueLength: maxValueLength, maximumMemory: Int64(maxMemory) << 20)
         var writer = format.resultWriter()
-        let columns = (0..<statement.columnCount).map(statement.columnName(at:))
-        writer.begin(columns: columns)
         do {
-            while try limit?.step(statement) ?? statement.step() {
-                writer.write(columns.indices.map(statement.value(at:)))
-            }
-        } catch let error as SQLiteError {
-            throw failure(whileRunning: error)
+            try query.run(at: database.resolvedLocation(), busyTimeoutMilliseconds: database.busyTimeoutMilliseconds,
+                          begin: { writer.begin(columns: $0) }, row: { writer.write($0) })
+        } catch let error as UntrustedQueryError {
+            throw failure(error)
         }
         writer.finish()
     }
 
-    private func prepare(on connection: Database) throws -> Statement {
-        do {
-            return try connection.prepareReadOnlyQuery(sql)
-        } catch let refusal as QueryRefusal {
-            throw Failure.Message(code: .usage, description: refusal.description)
-        } catch let error as SQLiteError where error.primaryResult == .authorization {
-            // SQLite's message is a bare "not authorized"; denied functions name themselves.
-            throw Failure.Message(code: .usage, description:
-                "cannot run the query: \(error.message) (stockroom query does not allow ATTACH or DETACH)")
-        } catch let error as SQLiteError where !error.isBusy && !error.isFileProblem {
-            throw Failure.Message(code: .usage, description: "cannot run the query: \(error.message)")
-        }
-    }
-
     /// The refusal of a query that ran past --timeout, on either engine.
-    var timedOut: Failure.Message {
+    private var timedOut: Failure.Message {
         Failure.Message(code: .busy, description:
             "the query ran past the time limit of \(timeout.formatted) seconds and was stopped; narrow it or raise --timeout")
     }
 
     /// The refusal of a value longer than --max-value-length, on either engine.
-    var valueTooLong: Failure.Message {
+    private var valueTooLong: Failure.Message {
         Failure.Message(code: .dataError, description:
             "the query built or read a value longer than \(maxValueLength) bytes and was stopped; narrow it or raise --max-value-length")
     }
 
     /// The refusal of a parameter count that does not match the placeholders, on either engine.
-    func parameterMismatch(placeholders: Int) -> Failure.Message {
+    private func parameterMismatch(placeholders: Int) -> Failure.Message {
         Failure.Message(code: .usage, description:
             "the query has \(placeholders) placeholder\(placeholders == 1 ? "" : "s") but \(parameters.count) --param value\(parameters.count == 1 ? " was" : "s were") given")
     }
 
-    private func failure(whileRunning error: SQLiteError) -> any Error {
-        if error.isInterrupted { return timedOut }
-        if error.primaryResult == .tooBig { return valueTooLong }
-        if error.primaryResult == .noMemory {
-            return Failure.Message(code: .dataError, description:
+    /// The store's refusal in the command's words and exit codes.
+    private func failure(_ error: UntrustedQueryError) -> Failure.Message {
+        switch error {
+        case .noDatabase(let path): database.missing(path)
+        case .refused(let reason): Failure.Message(code: .usage, description: reason)
+        case .parameterMismatch(let placeholders): parameterMismatch(placeholders: placeholders)
+        case .wrote(let message):
+            Failure.Message(code: .usage, description: "the statement tried to write, and stockroom query only reads (\(message))")
+        case .timedOut: timedOut
+        case .valueTooLong: valueTooLong
+        case .outOfMemory:
+            Failure.Message(code: .dataError, description:
                 "the query needed more than \(maxMemory) MB of memory and was stopped; narrow it or raise --max-memory")
+        case .failed(let message): Failure.Message(code: .dataError, description: "the query failed while running: \(message)")
         }
-        if error.primaryResult == .readOnly {
-            // The read-only connection caught a write that SQLite's read-only check let through.
-            return Failure.Message(code: .usage, description: "the statement tried to write, and stockroom query only reads (\(error.message))")
-        }
-        if error.isBusy || error.isFileProblem { return error }
-        return Failure.Message(code: .dataError, description: "the query failed while running: \(error.message)")
     }
 }
 

@@ -61,10 +61,7 @@ struct ServeCommand: ParsableCommand {
             host: host, port: port, allowedHosts: allowedHosts, token: try token(), readOnly: readOnly,
             logFormat: ServerConfiguration.LogFormat(rawValue: logFormat) ?? .text,
             importBodyLimit: importLimit << 20)
-        let location: DatabaseLocation = switch database.resolvedLocation() {
-        case .file: readOnly ? database.resolvedLocation() : .file(try database.pathForWriting())
-        case .postgres: database.resolvedLocation()
-        }
+        let location = readOnly ? database.resolvedLocation() : database.locationForWriting()
         let busyTimeout = database.busyTimeoutMilliseconds
         let outcome = ServeOutcome()
         let done = DispatchSemaphore(value: 0)

@@ -1,7 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
 import Glibc
-import SQLiteCore
 import StockroomStore
 import TextFormats
 
@@ -92,15 +91,9 @@ struct ImportCommand: ParsableCommand {
             progress.show(text: ImportCommand.progressText(step, seconds: seconds, totalBytes: input.size))
         }
         let importer = ItemImport(format: resolvedFormat, onConflict: onConflict, dryRun: dryRun)
-        let summary: ItemImport.Summary
-        if case .postgres = database.resolvedLocation() {
-            // A server: one transaction through the engine seam (a dry run only reads).
-            let store = dryRun ? try database.openStoreForReading(.items) : try database.openStore()
-            summary = try importer.run(reading: input.descriptor, into: store, progress: report)
-        } else {
-            let database: Database? = dryRun ? try database.openExistingForReading() : try database.openStore().database
-            summary = try importer.run(reading: input.descriptor, into: database, progress: report)
-        }
+        // A dry run only reads (a missing file reads as an empty inventory, and is not created).
+        let store = dryRun ? try database.openStoreForReading(.items) : try database.openStore()
+        let summary = try importer.run(reading: input.descriptor, into: store, progress: report)
         return (summary, elapsed())
     }
 

@@ -1,20 +1,20 @@
 import PostgresCore
 
-// `stockroom query` on a PostgreSQL server: the same command line, writers and exit codes as
-// on a file. What makes it read-only differs: SQLite refuses a writing statement when it is
-// prepared; PostgreSQL runs the statement in a READ ONLY transaction (and the session's
+// `stockroom query` on a PostgreSQL server: the same rows, limits and refusals as on a file.
+// What makes it read-only differs: SQLite refuses a writing statement when it is prepared;
+// PostgreSQL runs the statement in a READ ONLY transaction (and the session's
 // default_transaction_read_only), so a write fails with SQLSTATE 25006 before it changes
 // anything, and the transaction is rolled back in any case.
 
-extension QueryCommand {
-    /// Runs the query on the server at `uri`, streaming its rows to the writer.
-    func runOnServer(_ uri: String) throws {
-        let connection = try Connection(uri)
+extension UntrustedQuery {
+    /// Runs the statement on the server at `uri`, streaming its rows.
+    func runOnServer(_ uri: String, busyTimeoutMilliseconds: Int32,
+                     begin: ([String]) -> Void, row: ([QueryValue]) throws -> Void) throws {
+        let connection = try PostgresStoreConnection.connect(uri, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         // Literal numbers only: nothing the user typed is spliced into this SQL.
-        let timeoutMilliseconds = Int((timeout * 1000).rounded())
+        let timeoutMilliseconds = Int((timeoutSeconds * 1000).rounded())
         try connection.execute("""
             SET default_transaction_read_only = on; SET bytea_output = hex; \
-            SET lock_timeout = \(max(database.busyTimeoutMilliseconds, 1)); \
             BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; \
             SET LOCAL statement_timeout = \(timeoutMilliseconds)
             """)
@@ -22,60 +22,58 @@ extension QueryCommand {
         do {
             statement = try connection.describe(sql)
         } catch let error as PostgresError where error.isAboutTheSQL {
-            throw Failure.Message(code: .usage, description: "cannot run the query: \(error.message)")
+            throw UntrustedQueryError.refused("cannot run the query: \(error.message)")
         }
         guard statement.parameterCount == parameters.count else {
-            throw parameterMismatch(placeholders: statement.parameterCount)
+            throw UntrustedQueryError.parameterMismatch(placeholders: statement.parameterCount)
         }
 
-        let kinds = statement.columns.map { PostgresResultValue.Kind(typeOID: $0.typeOID) }
-        var writer = format.resultWriter()
+        let kinds = statement.columns.map { QueryValue.Kind(typeOID: $0.typeOID) }
         // The header waits for the first row: a statement refused while running (a write)
-        // prints nothing, as SQLite refuses it before anything is printed.
+        // gives nothing, as SQLite refuses it before anything is given.
         var hasBegun = false
-        func begin() {
+        func beginOnce() {
             guard !hasBegun else { return }
-            writer.begin(columns: statement.columns.map(\.name))
+            begin(statement.columns.map(\.name))
             hasBegun = true
         }
         do {
-            try connection.stream(statement, parameters: parameters) { row in
-                var values: [PostgresResultValue] = []
+            try connection.stream(statement, parameters: parameters) { cells in
+                var values: [QueryValue] = []
                 values.reserveCapacity(kinds.count)
                 for (index, kind) in kinds.enumerated() {
-                    let length = row.byteCount(at: index)
+                    let length = cells.byteCount(at: index)
                     // bytea arrives as `\x` and two hex digits a byte; the limit is on the bytes.
-                    guard (kind == .bytes ? (length - 2) / 2 : length) <= maxValueLength else { throw valueTooLong }
-                    values.append(PostgresResultValue(row.text(at: index), kind: kind))
+                    guard (kind == .bytes ? (length - 2) / 2 : length) <= maximumValueLength else {
+                        throw UntrustedQueryError.valueTooLong
+                    }
+                    values.append(QueryValue(cells.text(at: index), kind: kind))
                 }
-                begin()
-                writer.write(values)
+                beginOnce()
+                try row(values)
             }
         } catch let error as PostgresError {
             let failure = failure(whileRunningOnServer: error)
-            if (failure as? Failure.Message)?.code != .usage { begin() }
+            if case UntrustedQueryError.wrote? = failure as? UntrustedQueryError {} else { beginOnce() }
             throw failure
         } catch {
-            begin()
+            beginOnce()
             throw error
         }
-        begin()
-        writer.finish()
+        beginOnce()
         try? connection.execute("ROLLBACK")
     }
 
     private func failure(whileRunningOnServer error: PostgresError) -> any Error {
         switch error.sqlState {
         case "57014"?:
-            return timedOut
+            return UntrustedQueryError.timedOut
         case let state? where state.hasPrefix("25"):
             // 25006: a write in the READ ONLY transaction; 25001: a statement that cannot run in
             // a transaction (VACUUM, CREATE DATABASE).
-            return Failure.Message(code: .usage, description: "the statement tried to write, and stockroom query only reads (\(error.message))")
+            return UntrustedQueryError.wrote(error.message)
         default:
-            return error.isAboutTheSQL
-                ? Failure.Message(code: .dataError, description: "the query failed while running: \(error.message)")
-                : error
+            return error.isAboutTheSQL ? UntrustedQueryError.failed(error.message) : error
         }
     }
 }

@@ -3,18 +3,6 @@ import Glibc
 import SQLiteCore
 import TextFormats
 
-/// A migration recorded in the database's `schema_migrations` table.
-public struct AppliedMigration: Sendable, Equatable {
-    /// The migration's version.
-    public let version: Int
-    /// The migration's name when it was applied.
-    public let name: String
-    /// The checksum of the file when it was applied.
-    public let checksum: String
-    /// When it was applied, ISO-8601 UTC.
-    public let appliedAt: String
-}
-
 /// Applies versioned migrations to a database and refuses databases it cannot vouch for.
 ///
 /// Every migration runs in its own `IMMEDIATE` transaction, recorded in `schema_migrations` in
@@ -29,7 +17,10 @@ public struct AppliedMigration: Sendable, Equatable {
 /// which lets a migration rebuild a table the way sqlite.org's ALTER TABLE procedure describes;
 /// `PRAGMA foreign_key_check` runs before COMMIT instead, and any violation rolls the migration
 /// back with an error naming the migration and the table.
-public final class MigrationRunner {
+public final class MigrationRunner: MigrationRunning {
+    /// The engine this runner migrates.
+    public var engine: DatabaseEngine { .sqlite }
+
     /// The table that records applied migrations.
     public static let tableName = "schema_migrations"
 
@@ -50,7 +41,7 @@ public final class MigrationRunner {
     public let migrations: MigrationSet
 
     /// Creates a runner for `database` with the given set (by default the embedded one).
-    public init(database: Database, migrations: MigrationSet = .embedded) {
+    public init(database: Database, migrations: MigrationSet = .embedded(.sqlite)) {
         self.database = database
         self.migrations = migrations
     }
@@ -69,34 +60,6 @@ public final class MigrationRunner {
             }
             return applied
         }
-    }
-
-    /// Everything wrong with the applied list (see ``MigrationSet/validationErrors(_:)``):
-    /// the unknown versions, each edited migration, then the skipped versions. Empty when the
-    /// database can be trusted.
-    public func validationErrors(_ applied: [AppliedMigration]) -> [MigrationError] {
-        migrations.validationErrors(applied)
-    }
-
-    /// Checks the applied list against the known migrations.
-    ///
-    /// - Throws: the first of ``validationErrors(_:)``:
-    ///   ``MigrationError/unknownAppliedVersions(_:)`` for a database from a newer binary,
-    ///   ``MigrationError/checksumMismatch(version:fileName:recorded:current:)`` for an edited
-    ///   file, ``MigrationError/gap(missing:)`` for a skipped version.
-    public func validate(_ applied: [AppliedMigration]) throws {
-        if let first = validationErrors(applied).first { throw first }
-    }
-
-    /// The known migrations not yet applied, after validating the applied ones.
-    public func pendingMigrations() throws -> [Migration] {
-        try migrations.pendingMigrations(after: try appliedMigrations())
-    }
-
-    /// Brings the database up to date, cheaply when it already is: a database whose applied
-    /// migrations are all known and unchanged, with none pending, costs two small reads.
-    public func ensureCurrent() throws {
-        if try !pendingMigrations().isEmpty { try migrate() }
     }
 
     /// Applies pending migrations in order, up to and including `target` when given.

@@ -20,7 +20,10 @@ import PostgresCore
 ///
 /// The tables live in the connection's current schema (the first of `search_path`, usually
 /// `public`).
-public final class PostgresMigrationRunner {
+public final class PostgresMigrationRunner: MigrationRunning {
+    /// The engine this runner migrates.
+    public var engine: DatabaseEngine { .postgres }
+
     /// The advisory lock every Stockroom process takes before applying a migration.
     public static let lockKey = AdvisoryLockKey(name: "stockroom.migrations")
 
@@ -41,7 +44,7 @@ public final class PostgresMigrationRunner {
     public let migrations: MigrationSet
 
     /// Creates a runner for the database `connection` is connected to.
-    public init(connection: Connection, migrations: MigrationSet = .embeddedPostgres) {
+    public init(connection: Connection, migrations: MigrationSet = .embedded(.postgres)) {
         self.connection = connection
         self.migrations = migrations
     }
@@ -59,21 +62,6 @@ public final class PostgresMigrationRunner {
                 AppliedMigration(version: try row.get(Int.self, at: 0), name: try row.get(String.self, at: 1),
                                  checksum: try row.get(String.self, at: 2), appliedAt: try row.get(String.self, at: 3))
             }
-    }
-
-    /// Everything wrong with the applied list (see ``MigrationSet/validationErrors(_:)``).
-    public func validationErrors(_ applied: [AppliedMigration]) -> [MigrationError] {
-        migrations.validationErrors(applied)
-    }
-
-    /// Checks the applied list against the known migrations; throws the first problem.
-    public func validate(_ applied: [AppliedMigration]) throws {
-        if let first = validationErrors(applied).first { throw first }
-    }
-
-    /// The known migrations not yet applied, after validating the applied ones.
-    public func pendingMigrations() throws -> [Migration] {
-        try migrations.pendingMigrations(after: try appliedMigrations())
     }
 
     /// Every known migration and every unknown applied version, in version order. Reads only.
@@ -106,11 +94,6 @@ public final class PostgresMigrationRunner {
             onApplied(migration)
         }
         return applied
-    }
-
-    /// Brings the database up to date, cheaply when it already is.
-    public func ensureCurrent() throws {
-        if try !pendingMigrations().isEmpty { try migrate() }
     }
 
     /// Runs `body` in a transaction that begins once this session holds ``lockKey``.

@@ -13,48 +13,40 @@ import PostgresCore
 // item's history in that order, as they did row by row. The whole input is one READ COMMITTED
 // transaction, never retried: the input may be standard input, read once.
 extension ItemImport {
-    /// Imports the rows read from `descriptor` into `store`, a file or a server, with the same
-    /// result, summary and history on either engine.
-    ///
-    /// With ``dryRun`` the store is only read. On a server nothing is committed unless every
-    /// row is good; a killed or refused import leaves the server as it was.
-    ///
-    /// - Throws: as ``run(reading:into:progress:)``; ``PostgresError`` from a server.
-    public func run(reading descriptor: Int32, into store: InventoryStore, progress: (Progress) -> Void = { _ in }) throws -> Summary {
-        switch store.engine {
-        case .sqlite(let database):
-            return try run(reading: descriptor, into: database, progress: progress)
-        case .postgres(let connection):
-            guard format == .csv || format == .jsonl else {
-                throw ImportRejection(problems: [.init(line: 1, reason: "import reads csv or jsonl, not \(format.rawValue)")], total: 1)
+    /// Imports into a server (see ``run(reading:into:progress:)-(_,InventoryStore,_)``): nothing
+    /// is committed unless every row is good; a killed or refused import leaves the server as
+    /// it was. With ``dryRun`` the server is only read.
+    func run(reading descriptor: Int32, into connection: PostgresStoreConnection, store: InventoryStore,
+             progress: (Progress) -> Void) throws -> Summary {
+        guard format == .csv || format == .jsonl else {
+            throw ImportRejection(problems: [.init(line: 1, reason: "import reads csv or jsonl, not \(format.rawValue)")], total: 1)
+        }
+        if dryRun {
+            return try store.read {
+                try load(descriptor, lookup: try connection.cachedStatement(ItemImport.lookupSQL),
+                         writer: nil as PostgresStagingWriter?, progress: progress)
             }
-            if dryRun {
-                return try store.read {
-                    try load(descriptor, lookup: try connection.cachedStatement(ItemImport.lookupSQL),
-                             writer: nil as PostgresStagingWriter?, progress: progress)
-                }
+        }
+        return try connection.connection.transaction(isolation: .readCommitted) {
+            let staging = PostgresImportStaging(connection: connection.connection, onConflict: onConflict)
+            try staging.create()
+            var outcome: (summary: Summary, problems: ProblemList)?
+            try connection.connection.copyIn(staging.copySQL) { copy in
+                outcome = try read(descriptor, lookup: nil as PostgresStoreStatement?,
+                                     writer: PostgresStagingWriter(copy), progress: progress)
             }
-            return try connection.connection.transaction(isolation: .readCommitted) {
-                let staging = PostgresImportStaging(connection: connection.connection, onConflict: onConflict)
-                try staging.create()
-                var outcome: (summary: Summary, problems: ProblemList)?
-                try connection.connection.copyIn(staging.copySQL) { copy in
-                    outcome = try read(descriptor, lookup: nil as PostgresStoreStatement?,
-                                         writer: PostgresStagingWriter(copy), progress: progress)
-                }
-                guard let summary = outcome?.summary, var problems = outcome?.problems else { preconditionFailure("copyIn runs its body") }
-                // Every writer of `items` waits for this turn (migration 0004) before touching a
-                // row, so from here until COMMIT no other writer changes what the checks read.
-                // Taken before any row lock, in the order every write path takes them.
-                try staging.takeHistoryTurn()
-                let found = try staging.unwritableIDs()
-                problems.merge(found.problems, total: found.total)
-                guard problems.isEmpty else { throw problems.rejection }
-                let (imported, replaced) = try staging.write()
-                return Summary(rows: summary.rows, imported: imported,
-                               skipped: onConflict == .fail ? 0 : summary.rows - imported - replaced,
-                               replaced: replaced, dryRun: false, rebuiltIndexes: false)
-            }
+            guard let summary = outcome?.summary, var problems = outcome?.problems else { preconditionFailure("copyIn runs its body") }
+            // Every writer of `items` waits for this turn (migration 0004) before touching a
+            // row, so from here until COMMIT no other writer changes what the checks read.
+            // Taken before any row lock, in the order every write path takes them.
+            try staging.takeHistoryTurn()
+            let found = try staging.unwritableIDs()
+            problems.merge(found.problems, total: found.total)
+            guard problems.isEmpty else { throw problems.rejection }
+            let (imported, replaced) = try staging.write()
+            return Summary(rows: summary.rows, imported: imported,
+                           skipped: onConflict == .fail ? 0 : summary.rows - imported - replaced,
+                           replaced: replaced, dryRun: false, rebuiltIndexes: false)
         }
     }
 }
@@ -139,9 +131,9 @@ struct PostgresImportStaging {
         "COPY \(Self.table) (line, named, dated, \(columns.joined(separator: ", "))) FROM STDIN"
     }
 
-    /// Waits for the turn to append history (``SQLDialect/historyTurn``).
+    /// Waits for the turn to append history (``DatabaseEngine/historyTurn``).
     func takeHistoryTurn() throws {
-        try connection.execute(SQLDialect.postgres.historyTurn!)
+        try connection.execute(DatabaseEngine.postgres.historyTurn!)
     }
 
     /// The first ``ImportRejection/shownLimit`` rows, by line, whose id cannot be written, and

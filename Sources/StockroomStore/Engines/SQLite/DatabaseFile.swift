@@ -58,7 +58,7 @@ public enum DatabaseFile {
     ///   ``DatabaseFileError/cannotRead(path:error:)`` when the file exists but cannot be read;
     ///   ``SQLiteError`` (`SQLITE_NOTADB`) for a file that is not a database.
     public static func openForReading(
-        path: String, busyTimeoutMilliseconds: Int32, migrations: MigrationSet = .embedded,
+        path: String, busyTimeoutMilliseconds: Int32, migrations: MigrationSet = .embedded(.sqlite),
         accepting acceptance: Acceptance = []
     ) throws -> (database: Database, inspection: Inspection)? {
         var attempt = 0
@@ -94,7 +94,7 @@ public enum DatabaseFile {
     /// - Parameter onApplied: called for each migration this call applied, once it is in the file.
     /// - Throws: ``DatabaseFileError``, ``MigrationError`` or ``SQLiteError``.
     public static func openForWriting(
-        path: String, busyTimeoutMilliseconds: Int32, migrations: MigrationSet = .embedded,
+        path: String, busyTimeoutMilliseconds: Int32, migrations: MigrationSet = .embedded(.sqlite),
         upTo target: Int? = nil, onApplied: (Migration) -> Void = { _ in }
     ) throws -> Database {
         let configuration = Database.Configuration(busyTimeoutMilliseconds: busyTimeoutMilliseconds)

@@ -1,16 +1,17 @@
 import FoundationEssentials
 import Glibc
-import SQLiteCore
+import StockroomMigrations
 
 // The seam between the repositories and an engine. Repositories and codecs are written once,
 // generic over these protocols; SQLite's `Database`/`Statement` satisfy them as they are, and
-// PostgreSQL satisfies them through a small adapter (PostgresStore.swift). The public
-// repositories hold an enum of the two specialised implementations, so SQLite's path compiles
-// to the same direct calls as before the seam (BENCHMARKS.md, issue 13).
+// PostgreSQL satisfies them through a small adapter; each engine's side lives in its folder
+// (Engines/SQLite/, Engines/PostgreSQL/). The public repositories hold a ``PerEngine`` of the
+// two specialised implementations, so SQLite's path compiles to the same direct calls as
+// before the seam (BENCHMARKS.md, issue 13).
 //
 // Repositories write SQL in SQLite's spelling with numbered (`?1`) or plain (`?`) parameters;
 // the PostgreSQL adapter renumbers them (`$1`) once per statement text. What differs beyond
-// that is asked of the connection's ``SQLDialect``.
+// that is asked of the connection's engine (``DatabaseEngine``'s SQL spellings below).
 
 /// Where a codec binds a row's values: a statement's parameters, by zero-based position.
 protocol ParameterSink: AnyObject {
@@ -50,9 +51,7 @@ protocol StoreStatement: ParameterSink, ColumnSource {
 }
 
 /// What differs between the engines' SQL beyond parameter spelling.
-enum SQLDialect: Sendable {
-    case sqlite, postgres
-
+extension DatabaseEngine {
     /// A function call giving U+10FFFF, the greatest code point, to close a prefix range.
     var greatestCharacter: String {
         switch self {
@@ -96,16 +95,33 @@ enum SQLDialect: Sendable {
 /// A connection the repositories run on.
 protocol StoreConnection: AnyObject {
     associatedtype Statement: StoreStatement
-    /// The engine's SQL differences.
-    var dialect: SQLDialect { get }
+    /// The engine, whose SQL differences the repositories ask of it.
+    var dialect: DatabaseEngine { get }
     /// The statement for `sql`, prepared once per connection and reset after `body`.
     func withStatement<T>(_ sql: String, _ body: (Statement) throws -> T) throws -> T
     /// The statement for `sql`, prepared once per connection; the caller resets it.
     func cachedStatement(_ sql: String) throws -> Statement
     /// Runs `body` in a new write transaction, or in a savepoint when one is already open.
     func inTransaction<T>(_ body: () throws -> T) throws -> T
-    /// Runs `body` in one read snapshot (a read transaction), or in the transaction already open.
-    func inReadSnapshot<T>(_ body: () throws -> T) throws -> T
+    /// Runs `body` in one new write transaction that is never run again (its input may be
+    /// read once): committed when it returns, rolled back when it throws.
+    func inTransactionWithoutRetry<T>(_ body: () throws -> T) throws -> T
+    /// Runs `body` with the user triggers of `tables` set aside, inside the caller's
+    /// transaction (DDL is transactional on both engines: a rollback restores them).
+    func withTriggersSuspended<T>(on tables: [String], _ body: () throws -> T) throws -> T
+    /// Deletes every row of `tables`, with no trigger to refuse it (see ``withTriggersSuspended(on:_:)``).
+    func removeAllRows(of tables: [String]) throws
+    /// Runs SQL without parameters or results (DDL, index builds).
+    func execute(_ sql: String) throws
+    /// Runs `body` in one read-only transaction: every statement in it sees the same snapshot
+    /// (a search's count of candidates, which picks its plan, and the rows the plan reads). In
+    /// a transaction already open, `body` runs in it.
+    func inReadTransaction<T>(_ body: () throws -> T) throws -> T
+    /// Rows per page when a long read is taken in keyset pages (PostgreSQL, whose client holds
+    /// a whole result); nil when one statement streams every row as it is stepped (SQLite).
+    var readPageSize: Int? { get }
+    /// True when the current schema has a table named `name` (a catalog query).
+    func tableExists(_ name: String) throws -> Bool
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     var changes: Int { get }
     /// Binds `limit` for `LIMIT ?`, or what the engine reads as "no limit" for nil.
@@ -125,40 +141,5 @@ extension ColumnSource {
     @inline(__always)
     func uuid(at index: Int) -> UUID? {
         withText(at: index) { UUID(canonicalUTF8: $0) }
-    }
-}
-
-extension SQLiteCore.Statement: StoreStatement {
-    @inline(__always)
-    var knownRowCount: Int? { nil }
-
-    func describeColumn(at index: Int) -> String {
-        value(at: index).debugDescription
-    }
-
-    func fieldText(at index: Int) -> String {
-        switch value(at: index) {
-        case .null: ""
-        case .integer(let value): String(value)
-        case .real(let value): String(value)
-        case .text(let value): value
-        case .blob(let bytes): bytes.map { String($0, radix: 16) }.joined()
-        }
-    }
-}
-
-extension Database: StoreConnection {
-    var dialect: SQLDialect { .sqlite }
-
-    /// Runs `body` in a new write transaction (`BEGIN IMMEDIATE`), or in a savepoint when one
-    /// is already open.
-    func inTransaction<T>(_ body: () throws -> T) throws -> T {
-        isAutocommit ? try writeTransaction(body) : try savepoint("stockroom", body)
-    }
-
-    @inline(__always)
-    func bindLimit(_ limit: Int?, to statement: SQLiteCore.Statement, at index: Int) throws {
-        // SQLite reads a negative LIMIT as none.
-        try statement.bind(limit ?? -1, at: index)
     }
 }

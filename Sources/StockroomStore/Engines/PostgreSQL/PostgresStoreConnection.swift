@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import PostgresCore
+import StockroomMigrations
 
 /// A PostgreSQL connection as the repositories see it: statements prepared once per
 /// connection (server-side), parameters renumbered from SQLite's spelling, rows read in text
@@ -17,7 +18,7 @@ final class PostgresStoreConnection: StoreConnection {
         self.connection = connection
     }
 
-    var dialect: SQLDialect { .postgres }
+    var dialect: DatabaseEngine { .postgres }
 
     func cachedStatement(_ sql: String) throws -> PostgresStoreStatement {
         if let statement = statements[sql] {
@@ -38,7 +39,7 @@ final class PostgresStoreConnection: StoreConnection {
 
     /// A new transaction, or a savepoint inside an open one.
     ///
-    /// READ COMMITTED, with the row a body changes locked first (``SQLDialect/lockingRead``):
+    /// READ COMMITTED, with the row a body changes locked first (``DatabaseEngine/lockingRead``):
     /// two commands changing one item queue on its row as they queue on SQLite's write lock,
     /// and the second reads the first's version when it gets the lock, so "next version =
     /// max + 1" holds. (SERIALIZABLE with retries was tried first: six writers on one item
@@ -69,6 +70,43 @@ final class PostgresStoreConnection: StoreConnection {
             throw error
         }
     }
+
+    func tableExists(_ name: String) throws -> Bool {
+        try connection.query("SELECT to_regclass($1) IS NOT NULL", name).scalar(Bool.self)
+    }
+
+    /// READ COMMITTED, not retried: the body may read its input once.
+    func inTransactionWithoutRetry<T>(_ body: () throws -> T) throws -> T {
+        try connection.transaction(isolation: .readCommitted, body)
+    }
+
+    /// `DISABLE TRIGGER USER` then `ENABLE`, which also keeps every other session out of the
+    /// tables until the commit.
+    func withTriggersSuspended<T>(on tables: [String], _ body: () throws -> T) throws -> T {
+        for table in tables { try connection.execute("ALTER TABLE \(table) DISABLE TRIGGER USER") }
+        let result = try body()
+        for table in tables { try connection.execute("ALTER TABLE \(table) ENABLE TRIGGER USER") }
+        return result
+    }
+
+    func removeAllRows(of tables: [String]) throws {
+        try connection.execute("TRUNCATE \(tables.joined(separator: ", "))")
+    }
+
+    func execute(_ sql: String) throws {
+        try connection.execute(sql)
+    }
+
+    /// One REPEATABLE READ, READ ONLY transaction: one snapshot for every statement in `body`
+    /// (or the transaction already open).
+    func inReadTransaction<T>(_ body: () throws -> T) throws -> T {
+        guard connection.transactionState == .idle else { return try body() }
+        return try connection.transaction(isolation: .repeatableRead, readOnly: true, body)
+    }
+
+    /// A query's whole result arrives in the client, so long reads go a page at a time, each
+    /// resuming after the last key of the one before (keyset pagination).
+    var readPageSize: Int? { 10_000 }
 
     func bindLimit(_ limit: Int?, to statement: PostgresStoreStatement, at index: Int) throws {
         // LIMIT NULL is PostgreSQL's "no limit" (a negative one is an error).

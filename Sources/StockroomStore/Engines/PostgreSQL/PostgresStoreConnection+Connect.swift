@@ -1,0 +1,25 @@
+import PostgresCore
+
+extension PostgresStoreConnection {
+    /// Connects to the PostgreSQL database at `uri` for a command: the one place a `--db`
+    /// URI becomes a connection. With `busyTimeoutMilliseconds`, a statement waits that long
+    /// for a lock another session holds (``PostgresCore/Connection/waitForLocks(milliseconds:)``);
+    /// without it, as long as the server's own `lock_timeout` says.
+    ///
+    /// - Throws: ``PostgresError``.
+    static func connect(_ uri: String, busyTimeoutMilliseconds: Int32?) throws -> Connection {
+        let connection = try Connection(uri)
+        if let busyTimeoutMilliseconds { try connection.waitForLocks(milliseconds: busyTimeoutMilliseconds) }
+        return connection
+    }
+}
+
+extension Connection {
+    /// How long a statement on this connection waits for a lock another session holds (a row
+    /// another command is changing, the migrations' advisory lock) before failing with a
+    /// ``PostgresError`` of kind `timedOut` (55P03): `--busy-timeout` on a server, as SQLite's
+    /// busy timeout on a file. 0 waits without limit, as PostgreSQL reads it.
+    public func waitForLocks(milliseconds: Int32) throws {
+        try setSetting("lock_timeout", to: String(max(milliseconds, 1)))
+    }
+}

@@ -1,0 +1,77 @@
+import SQLiteCore
+import StockroomMigrations
+
+// SQLite's side of the seam (Seam/StoreConnection.swift): `Database` and `Statement` are the
+// connection and statement as they are, so the repositories specialised for them make the
+// same direct calls as before the seam.
+
+extension SQLiteCore.Statement: StoreStatement {
+    @inline(__always)
+    var knownRowCount: Int? { nil }
+
+    func describeColumn(at index: Int) -> String {
+        value(at: index).debugDescription
+    }
+
+    func fieldText(at index: Int) -> String {
+        switch value(at: index) {
+        case .null: ""
+        case .integer(let value): String(value)
+        case .real(let value): String(value)
+        case .text(let value): value
+        case .blob(let bytes): bytes.map { String($0, radix: 16) }.joined()
+        }
+    }
+}
+
+extension Database: StoreConnection {
+    var dialect: DatabaseEngine { .sqlite }
+
+    /// Runs `body` in a new write transaction (`BEGIN IMMEDIATE`), or in a savepoint when one
+    /// is already open.
+    func inTransaction<T>(_ body: () throws -> T) throws -> T {
+        isAutocommit ? try writeTransaction(body) : try savepoint("stockroom", body)
+    }
+
+    func inTransactionWithoutRetry<T>(_ body: () throws -> T) throws -> T {
+        try writeTransaction(body)
+    }
+
+    /// Each trigger is dropped and created again from the SQL the schema holds for it, so the
+    /// schema afterwards is the migrations' own. The search index's triggers are set aside with
+    /// the others, so it is rebuilt from the rows then in place (it is derived, never copied).
+    func withTriggersSuspended<T>(on tables: [String], _ body: () throws -> T) throws -> T {
+        let list = tables.map { "'\($0)'" }.joined(separator: ", ")
+        let triggers = try withStatement(
+            "SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name IN (\(list)) ORDER BY name"
+        ) { statement in
+            var found: [(name: String, sql: String)] = []
+            while try statement.step() { found.append((statement.text(at: 0), statement.text(at: 1))) }
+            return found
+        }
+        for trigger in triggers { try execute("DROP TRIGGER \(SQLIdentifier.quoted(trigger.name))") }
+        let result = try body()
+        for trigger in triggers { try execute(trigger.sql) }
+        if triggers.contains(where: { $0.sql.contains(ItemsSearchTable.name) }) {
+            try execute(ItemsSearchTable.rebuildSQL)
+        }
+        return result
+    }
+
+    func removeAllRows(of tables: [String]) throws {
+        for table in tables { try execute("DELETE FROM \(table)") }
+    }
+
+    func inReadTransaction<T>(_ body: () throws -> T) throws -> T {
+        isAutocommit ? try readTransaction(body) : try body()
+    }
+
+    /// None: a statement steps to each row as SQLite makes it, so one statement reads them all.
+    var readPageSize: Int? { nil }
+
+    @inline(__always)
+    func bindLimit(_ limit: Int?, to statement: SQLiteCore.Statement, at index: Int) throws {
+        // SQLite reads a negative LIMIT as none.
+        try statement.bind(limit ?? -1, at: index)
+    }
+}
