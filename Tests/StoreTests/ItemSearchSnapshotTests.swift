@@ -1,5 +1,5 @@
 import Inventory
-import StockroomStore
+@testable import StockroomStore
 import Testing
 
 /// A search reads in one snapshot (issue 21): the count of the index's candidates, which picks
