@@ -178,6 +178,14 @@ public final class InventoryStore {
         }
     }
 
+    /// The rows of `table`, 0 when it does not exist (an older schema).
+    func rowCount(of table: String) throws -> Int {
+        switch engine {
+        case .sqlite(let database): try database.rowCount(of: table)
+        case .postgres(let connection): try connection.rowCount(of: table)
+        }
+    }
+
     /// Runs `body` in one read transaction: every repository call in it sees the same snapshot.
     public func read<T>(_ body: () throws -> T) throws -> T {
         switch engine {

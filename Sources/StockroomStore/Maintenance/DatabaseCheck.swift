@@ -78,8 +78,8 @@ public enum DatabaseCheck {
                     let runner = connection.migrationRunner(migrations)
                     let applied = try runner.appliedMigrations()
                     version = applied.last?.version ?? 0
-                    summary = DatabaseSummary(schemaVersion: version, itemCount: try rowCount(of: ItemsTable.name, on: connection),
-                                              draftCount: try rowCount(of: DraftsTable.name, on: connection))
+                    summary = DatabaseSummary(schemaVersion: version, itemCount: try connection.rowCount(of: ItemsTable.name),
+                                              draftCount: try connection.rowCount(of: DraftsTable.name))
                     problems += runner.validationErrors(applied).map { Problem(kind: .migrations, message: $0.description) }
                 } else {
                     problems.append(Problem(kind: .migrations, message: "no \(MigrationRunner.tableName) table: this is not a Stockroom database"))
@@ -107,15 +107,6 @@ public enum DatabaseCheck {
             problems.append(problem)
         }
         return Report(problems: problems, summary: summary, latestKnownVersion: migrations.latestVersion)
-    }
-
-    /// The rows of `table`, 0 when it does not exist (an older schema).
-    private static func rowCount<Connection: StoreConnection>(of table: String, on connection: Connection) throws -> Int {
-        guard try connection.tableExists(table) else { return 0 }
-        return try connection.withStatement("SELECT count(*) FROM \(table)") { statement in
-            _ = try statement.step()
-            return statement.int(at: 0)
-        }
     }
 
     /// True for the `integrity_check` messages about a row breaking a CHECK, NOT NULL or

@@ -126,8 +126,8 @@ public enum DatabaseRestore {
             throw DatabaseFileError.foreign(path: livePath, tables: tables)
         }
         let otherTables = tables.filter { !StockroomTables.owns($0) }
-        let items = try DatabaseSummary.rowCount(of: ItemsTable.name, in: live)
-        let drafts = try DatabaseSummary.rowCount(of: DraftsTable.name, in: live)
+        let items = try live.rowCount(of: ItemsTable.name)
+        let drafts = try live.rowCount(of: DraftsTable.name)
         if !replacingContent && (items > 0 || drafts > 0 || !otherTables.isEmpty) {
             throw BackupError.liveDatabaseNotEmpty(livePath, itemCount: items, draftCount: drafts, otherTables: otherTables)
         }

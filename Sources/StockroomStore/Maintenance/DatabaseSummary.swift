@@ -33,15 +33,7 @@ public struct DatabaseSummary: Sendable, Equatable {
         let applied = try MigrationRunner(database: database).appliedMigrations()
         return DatabaseSummary(
             schemaVersion: applied.last?.version ?? 0,
-            itemCount: try rowCount(of: ItemsTable.name, in: database),
-            draftCount: try rowCount(of: DraftsTable.name, in: database))
-    }
-
-    static func rowCount(of table: String, in database: Database) throws -> Int {
-        guard try database.tableExists(table) else { return 0 }
-        return try database.withStatement("SELECT count(*) FROM \(table)") { statement in
-            try statement.step()
-            return statement.int(at: 0)
-        }
+            itemCount: try database.rowCount(of: ItemsTable.name),
+            draftCount: try database.rowCount(of: DraftsTable.name))
     }
 }

@@ -50,6 +50,13 @@ protocol StoreStatement: ParameterSink, ColumnSource {
     var knownRowCount: Int? { get }
 }
 
+/// Where a bulk load writes rows: a row's values bound in column order, from position 0, then
+/// ``endRow()``.
+protocol BulkRowSink: ParameterSink {
+    /// Ends the row whose values were just bound: it is written, or queued to be.
+    func endRow() throws
+}
+
 /// What differs between the engines' SQL beyond parameter spelling.
 extension DatabaseEngine {
     /// A function call giving U+10FFFF, the greatest code point, to close a prefix range.
@@ -95,6 +102,7 @@ extension DatabaseEngine {
 /// A connection the repositories run on.
 protocol StoreConnection: AnyObject {
     associatedtype Statement: StoreStatement
+    associatedtype BulkLoader: BulkRowSink
     /// The engine, whose SQL differences the repositories ask of it.
     var dialect: DatabaseEngine { get }
     /// The statement for `sql`, prepared once per connection and reset after `body`.
@@ -113,6 +121,14 @@ protocol StoreConnection: AnyObject {
     func removeAllRows(of tables: [String]) throws
     /// Runs SQL without parameters or results (DDL, index builds).
     func execute(_ sql: String) throws
+    /// Writes rows into `columns` of `table` as one bulk load, inside the caller's transaction:
+    /// `body` binds each row to the loader and ends it. What a row breaks (a key, a CHECK) may
+    /// be reported by the row's `endRow` or only when the load ends, as the engine finds it.
+    func bulkLoad(into table: String, columns: ColumnLayout, _ body: (BulkLoader) throws -> Void) throws
+    /// Brings what the engine knows of `tables`' rows up to date after a bulk load into them,
+    /// inside the caller's transaction, so the reads that follow are planned for the rows now
+    /// there.
+    func refreshStatistics(of tables: [String]) throws
     /// Runs `body` in one read-only transaction: every statement in it sees the same snapshot
     /// (a search's count of candidates, which picks its plan, and the rows the plan reads). In
     /// a transaction already open, `body` runs in it.
@@ -126,6 +142,17 @@ protocol StoreConnection: AnyObject {
     var changes: Int { get }
     /// Binds `limit` for `LIMIT ?`, or what the engine reads as "no limit" for nil.
     func bindLimit(_ limit: Int?, to statement: Statement, at index: Int) throws
+}
+
+extension StoreConnection {
+    /// The rows of `table`, 0 when it does not exist (an older schema).
+    func rowCount(of table: String) throws -> Int {
+        guard try tableExists(table) else { return 0 }
+        return try withStatement("SELECT count(*) FROM \(table)") { statement in
+            _ = try statement.step()
+            return statement.int(at: 0)
+        }
+    }
 }
 
 extension ParameterSink {

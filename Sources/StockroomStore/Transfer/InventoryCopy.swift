@@ -94,26 +94,48 @@ public enum InventoryCopy {
         var isCopied = false
         defer { if !isCopied, let createdFile { DurableFile.removeDatabaseFiles(createdFile) } }
         let writer = try InventoryStore(location: destination, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        // The one dispatch: each pair of engines runs its own specialised copy of the generic
+        // implementation below.
         let summary = try reader.read {
-            try Destination(engine: writer.engine, description: destination.description).transaction { destination in
-                let found = try destination.rowCounts()
-                if found.values.contains(where: { $0 > 0 }) {
-                    guard replacing else { throw CopyError.destinationNotEmpty(destination.description, rows: found) }
-                }
-                return try destination.withHistoryTriggersSuspended {
-                    if found.values.contains(where: { $0 > 0 }) { try destination.removeEverything() }
-                    return try copyAll(from: Source(engine: reader.engine), into: destination,
-                                       replaced: found.values.contains(where: { $0 > 0 }), progress: progress)
-                }
+            switch (reader.engine, writer.engine) {
+            case (.sqlite(let from), .sqlite(let to)):
+                try copy(from: from, to: to, description: destination.description, replacing: replacing, progress: progress)
+            case (.sqlite(let from), .postgres(let to)):
+                try copy(from: from, to: to, description: destination.description, replacing: replacing, progress: progress)
+            case (.postgres(let from), .sqlite(let to)):
+                try copy(from: from, to: to, description: destination.description, replacing: replacing, progress: progress)
+            case (.postgres(let from), .postgres(let to)):
+                try copy(from: from, to: to, description: destination.description, replacing: replacing, progress: progress)
             }
         }
         isCopied = true
         return summary
     }
 
+    /// The copy inside the source's read transaction: one write transaction on the destination.
+    private static func copy<From: StoreConnection, To: StoreConnection>(
+        from source: From, to connection: To, description: String, replacing: Bool,
+        progress: (Progress) -> Void
+    ) throws -> Summary {
+        let destination = Destination(connection: connection, description: description)
+        return try destination.transaction { destination in
+            let found = try destination.rowCounts()
+            if found.values.contains(where: { $0 > 0 }) {
+                guard replacing else { throw CopyError.destinationNotEmpty(destination.description, rows: found) }
+            }
+            return try destination.withHistoryTriggersSuspended {
+                if found.values.contains(where: { $0 > 0 }) { try destination.removeEverything() }
+                return try copyAll(from: Source(connection: source), into: destination,
+                                   replaced: found.values.contains(where: { $0 > 0 }), progress: progress)
+            }
+        }
+    }
+
     /// Loads every table, rebuilds the indexes, then reads the destination back and compares.
-    private static func copyAll(from source: Source, into destination: Destination, replaced: Bool,
-                                progress: (Progress) -> Void) throws -> Summary {
+    private static func copyAll<From: StoreConnection, To: StoreConnection>(
+        from source: Source<From>, into destination: Destination<To>, replaced: Bool,
+        progress: (Progress) -> Void
+    ) throws -> Summary {
         let totals = try source.rowCounts()
         let indexes = try destination.secondaryIndexes()
         try indexes.drop(destination.execute)
@@ -155,7 +177,7 @@ public enum InventoryCopy {
         rows[.drafts] = try drafts.drafts.count()
         do {
             let history = try InventoryStore.reading(location: location, busyTimeoutMilliseconds: busyTimeoutMilliseconds, contents: .itemHistory)
-            rows[.itemEvents] = try Source(engine: history.engine).count(ItemEventsTable.name)
+            rows[.itemEvents] = try history.rowCount(of: ItemEventsTable.name)
         } catch DatabaseFileError.needsMigration {
             rows[.itemEvents] = 0
         }
@@ -177,42 +199,18 @@ struct TableDigest: Equatable {
 // MARK: - Reading
 
 /// Rows read in key order, a page at a time, from either engine.
-private struct Source {
-    let engine: InventoryStore.Connections
-
-    func count(_ table: String) throws -> Int {
-        switch engine {
-        case .sqlite(let database): try Self.count(table, in: database)
-        case .postgres(let connection): try Self.count(table, in: connection)
-        }
-    }
+private struct Source<Connection: StoreConnection> {
+    let connection: Connection
 
     func rowCounts() throws -> [InventoryCopy.Table: Int] {
         var counts: [InventoryCopy.Table: Int] = [:]
-        for table in InventoryCopy.Table.allCases { counts[table] = try count(table.rawValue) }
+        for table in InventoryCopy.Table.allCases { counts[table] = try connection.rowCount(of: table.rawValue) }
         return counts
-    }
-
-    /// Calls `body` with every row of `Row`'s table, in key order.
-    func forEach<Row: CopiedRow>(_ type: Row.Type, _ body: (Row) throws -> Void) throws {
-        switch engine {
-        case .sqlite(let database): try Self.forEach(type, in: database, body)
-        case .postgres(let connection): try Self.forEach(type, in: connection, body)
-        }
-    }
-
-    static func count<Connection: StoreConnection>(_ table: String, in connection: Connection) throws -> Int {
-        try connection.withStatement("SELECT count(*) FROM \(table)") { statement in
-            _ = try statement.step()
-            return statement.int(at: 0)
-        }
     }
 
     /// Pages of rows, each resuming after the last key of the one before (keyset pagination):
     /// the same SQL on both engines, and a server never holds more than a page for us.
-    static func forEach<Row: CopiedRow, Connection: StoreConnection>(
-        _ type: Row.Type, in connection: Connection, _ body: (Row) throws -> Void
-    ) throws {
+    func forEach<Row: CopiedRow>(_ type: Row.Type, _ body: (Row) throws -> Void) throws {
         let keys = Row.keyColumns.joined(separator: ", ")
         let select = "SELECT \(Row.columns.list) FROM \(Row.table)"
         let keyCount = Row.keyColumns.count
@@ -252,21 +250,18 @@ private struct Source {
 // MARK: - Writing
 
 /// The destination's connection inside the copy's transaction.
-private struct Destination {
-    let engine: InventoryStore.Connections
+private struct Destination<Connection: StoreConnection> {
+    let connection: Connection
 
     /// The destination as messages name it (a URI without its password).
     let description: String
 
     /// Runs `body` in one write transaction: committed when it returns, rolled back when it throws.
     func transaction<T>(_ body: (Destination) throws -> T) throws -> T {
-        switch engine {
-        case .sqlite(let database): try database.inTransactionWithoutRetry { try body(self) }
-        case .postgres(let connection): try connection.inTransactionWithoutRetry { try body(self) }
-        }
+        try connection.inTransactionWithoutRetry { try body(self) }
     }
 
-    func rowCounts() throws -> [InventoryCopy.Table: Int] { try Source(engine: engine).rowCounts() }
+    func rowCounts() throws -> [InventoryCopy.Table: Int] { try Source(connection: connection).rowCounts() }
 
     /// Runs `body` with the triggers of `items` and `item_events` set aside, inside the copy's
     /// transaction (DDL is transactional on both engines: a failed copy rolls back to the
@@ -278,79 +273,42 @@ private struct Destination {
     ///
     /// How each engine sets them aside: ``StoreConnection/withTriggersSuspended(on:_:)``.
     func withHistoryTriggersSuspended<T>(_ body: () throws -> T) throws -> T {
-        let tables = [ItemsTable.name, ItemEventsTable.name]
-        return switch engine {
-        case .sqlite(let database): try database.withTriggersSuspended(on: tables, body)
-        case .postgres(let connection): try connection.withTriggersSuspended(on: tables, body)
-        }
+        try connection.withTriggersSuspended(on: [ItemsTable.name, ItemEventsTable.name], body)
     }
 
     /// Deletes every item, event and draft: the one time history is deleted, with the triggers
     /// that refuse it set aside (``withHistoryTriggersSuspended(_:)``).
     func removeEverything() throws {
-        let tables = InventoryCopy.Table.allCases.map(\.rawValue)
-        switch engine {
-        case .sqlite(let database): try database.removeAllRows(of: tables)
-        case .postgres(let connection): try connection.removeAllRows(of: tables)
-        }
+        try connection.removeAllRows(of: InventoryCopy.Table.allCases.map(\.rawValue))
     }
 
     /// The indexes of the copied tables that are not a key or unique constraint.
     func secondaryIndexes() throws -> SecondaryIndexes {
-        let tables = InventoryCopy.Table.allCases.map(\.rawValue)
-        switch engine {
-        case .sqlite(let database): return try SecondaryIndexes(of: tables, on: database)
-        case .postgres(let connection): return try SecondaryIndexes(of: tables, on: connection)
-        }
+        try SecondaryIndexes(of: InventoryCopy.Table.allCases.map(\.rawValue), on: connection)
     }
 
-    /// Gives PostgreSQL's planner statistics on the tables just loaded, as a bulk load should
-    /// ("Populating a Database" in PostgreSQL's manual). Without them the verification's
-    /// keyset page on `item_events`, `(item_id, version) > ($1, $2)`, is planned as a
-    /// sequential scan and a sort of every remaining row, page after page: quadratic in the
-    /// history's size (BENCHMARKS.md, `copy` into PostgreSQL). Runs inside the copy's
-    /// transaction, where ANALYZE sees its own uncommitted rows. Nothing on SQLite, whose
-    /// pages follow the primary key without statistics.
+    /// Gives the planner statistics on the tables just loaded, before the verification reads
+    /// them back in keyset pages (``StoreConnection/refreshStatistics(of:)``).
     func analyzeLoadedTables() throws {
-        guard case .postgres = engine else { return }
-        try execute("ANALYZE \(InventoryCopy.Table.allCases.map(\.rawValue).joined(separator: ", "))")
+        try connection.refreshStatistics(of: InventoryCopy.Table.allCases.map(\.rawValue))
     }
 
-    /// Writes every row of `Row`'s table from `source`: COPY into PostgreSQL, one prepared
-    /// INSERT into SQLite.
-    func load<Row: CopiedRow>(_ type: Row.Type, from source: Source, total: Int,
-                              progress: (InventoryCopy.Progress) -> Void) throws -> TableDigest {
+    /// Writes every row of `Row`'s table from `source` through the engine's bulk load
+    /// (``StoreConnection/bulkLoad(into:columns:_:)``).
+    func load<Row: CopiedRow, From: StoreConnection>(_ type: Row.Type, from source: Source<From>, total: Int,
+                                                     progress: (InventoryCopy.Progress) -> Void) throws -> TableDigest {
         let table = InventoryCopy.Table(rawValue: Row.table)!
         let checksum = RowChecksum()
         var rows = 0
         progress(.copying(table, rows: 0, total: total))
-        func counted() {
-            rows += 1
-            if rows % 10_000 == 0 { progress(.copying(table, rows: rows, total: total)) }
-        }
-        func wrote(_ row: Row) throws {
-            try row.bind(to: checksum)
-            checksum.endRow()
-            counted()
-        }
-        switch engine {
-        case .sqlite(let database):
-            let insert = try database.prepare("INSERT INTO \(Row.table) (\(Row.columns.list)) VALUES (\(Row.columns.placeholders))")
+        try connection.bulkLoad(into: Row.table, columns: Row.columns) { loader in
+            // Bound once: each value goes to the load and into the checksum together.
+            let fields = ChecksummedRow(loader, checksum: checksum)
             try source.forEach(type) { row in
-                try row.bind(to: insert)
-                try insert.run()
-                insert.reset()
-                try wrote(row)
-            }
-        case .postgres(let store):
-            try store.connection.copyIn("COPY \(Row.table) (\(Row.columns.list)) FROM STDIN") { writer in
-                // Bound once: each value goes to the COPY and into the checksum together.
-                let fields = CopyFields(writer, checksum: checksum)
-                try source.forEach(type) { row in
-                    try row.bind(to: fields)
-                    try fields.endRow()
-                    counted()
-                }
+                try row.bind(to: fields)
+                try fields.endRow()
+                rows += 1
+                if rows % 10_000 == 0 { progress(.copying(table, rows: rows, total: total)) }
             }
         }
         progress(.copying(table, rows: rows, total: total))
@@ -363,7 +321,7 @@ private struct Destination {
         let checksum = RowChecksum()
         var rows = 0
         progress(.verifying(table, rows: 0, total: total))
-        try Source(engine: engine).forEach(type) { row in
+        try Source(connection: connection).forEach(type) { row in
             try row.bind(to: checksum)
             checksum.endRow()
             rows += 1
@@ -374,70 +332,52 @@ private struct Destination {
     }
 
     func execute(_ sql: String) throws {
-        switch engine {
-        case .sqlite(let database): try database.execute(sql)
-        case .postgres(let connection): try connection.execute(sql)
-        }
+        try connection.execute(sql)
     }
-
 }
 
-/// The fields of one COPY row, bound as a statement's parameters are: codecs bind in column
-/// order, so each value is the next field. Each value also goes into `checksum`, as binding the
-/// row to the checksum would put it, so a row is bound (and its id formatted) once.
-private final class CopyFields: ParameterSink {
-    let writer: CopyWriter
+/// A row of a bulk load whose values also go into `checksum`, as binding the row to the
+/// checksum would put them, so a row is bound (and its id formatted) once.
+private final class ChecksummedRow<Loader: BulkRowSink>: ParameterSink {
+    let loader: Loader
     let checksum: RowChecksum
-    private var next = 0
 
-    init(_ writer: CopyWriter, checksum: RowChecksum) {
-        self.writer = writer
+    init(_ loader: Loader, checksum: RowChecksum) {
+        self.loader = loader
         self.checksum = checksum
     }
 
-    @inline(__always)
-    private func field(_ index: Int) {
-        precondition(index == next, "COPY fields are bound in column order")
-        next += 1
-    }
-
     func bind(_ value: String, at index: Int) throws {
-        field(index)
         var text = value
         try text.withUTF8 { bytes in
-            writer.writeField(bytes)
+            try loader.bindText(bytes, at: index)
             // The checksum reads a String as its UTF-8 text (RowChecksum.bind).
             try checksum.bindText(bytes, at: index)
         }
     }
 
     func bind(_ value: Int, at index: Int) throws {
-        field(index)
-        writer.writeField(value)
+        try loader.bind(value, at: index)
         try checksum.bind(value, at: index)
     }
 
     func bindText(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) throws {
-        field(index)
-        writer.writeField(bytes)
+        try loader.bindText(bytes, at: index)
         try checksum.bindText(bytes, at: index)
     }
 
     func bindStatic(_ value: StaticString, at index: Int) throws {
-        field(index)
-        writer.writeField(UnsafeBufferPointer(start: value.utf8Start, count: value.utf8CodeUnitCount))
+        try loader.bindStatic(value, at: index)
         try checksum.bindStatic(value, at: index)
     }
 
     func bindNull(at index: Int) throws {
-        field(index)
-        writer.writeNullField()
+        try loader.bindNull(at: index)
         try checksum.bindNull(at: index)
     }
 
     func endRow() throws {
-        next = 0
+        try loader.endRow()
         checksum.endRow()
-        try writer.endRow()
     }
 }

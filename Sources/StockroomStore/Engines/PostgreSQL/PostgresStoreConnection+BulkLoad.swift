@@ -1,0 +1,69 @@
+import PostgresCore
+
+// PostgreSQL's bulk load (Seam/StoreConnection.swift, `bulkLoad`): rows stream through
+// `COPY ... FROM STDIN` in text format, inside the caller's transaction.
+
+extension PostgresStoreConnection {
+    func bulkLoad(into table: String, columns: ColumnLayout, _ body: (PostgresCopyRow) throws -> Void) throws {
+        _ = try connection.copyIn("COPY \(table) (\(columns.list)) FROM STDIN") { writer in
+            try body(PostgresCopyRow(writer))
+        }
+    }
+
+    /// ANALYZE, as a bulk load should ("Populating a Database" in PostgreSQL's manual): without
+    /// statistics a keyset page on `item_events`, `(item_id, version) > ($1, $2)`, is planned
+    /// as a sequential scan and a sort of every remaining row, page after page: quadratic in the
+    /// history's size (BENCHMARKS.md, `copy` into PostgreSQL). Inside the transaction ANALYZE
+    /// sees its own uncommitted rows.
+    func refreshStatistics(of tables: [String]) throws {
+        try connection.execute("ANALYZE \(tables.joined(separator: ", "))")
+    }
+}
+
+/// The fields of one COPY row, bound as a statement's parameters are: codecs bind in column
+/// order, so each value is the next field.
+final class PostgresCopyRow: BulkRowSink {
+    private let writer: CopyWriter
+    private var next = 0
+
+    init(_ writer: CopyWriter) {
+        self.writer = writer
+    }
+
+    @inline(__always)
+    private func field(_ index: Int) {
+        precondition(index == next, "COPY fields are bound in column order")
+        next += 1
+    }
+
+    func bind(_ value: String, at index: Int) throws {
+        field(index)
+        var text = value
+        text.withUTF8 { writer.writeField($0) }
+    }
+
+    func bind(_ value: Int, at index: Int) throws {
+        field(index)
+        writer.writeField(value)
+    }
+
+    func bindText(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) throws {
+        field(index)
+        writer.writeField(bytes)
+    }
+
+    func bindStatic(_ value: StaticString, at index: Int) throws {
+        field(index)
+        writer.writeField(UnsafeBufferPointer(start: value.utf8Start, count: value.utf8CodeUnitCount))
+    }
+
+    func bindNull(at index: Int) throws {
+        field(index)
+        writer.writeNullField()
+    }
+
+    func endRow() throws {
+        next = 0
+        try writer.endRow()
+    }
+}
