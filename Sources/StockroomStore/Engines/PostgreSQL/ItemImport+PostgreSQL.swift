@@ -54,55 +54,20 @@ extension ItemImport {
 /// Encodes each good row of an import into the staging table's COPY: its line, whether it
 /// named its id and gave its creation time, then the `items` columns as an INSERT binds them
 /// (``ItemImport/bind(_:id:decoder:now:to:)``).
-final class PostgresStagingWriter: ImportRowWriter, ParameterSink {
-    let copy: CopyWriter
-    private var next = 0
+final class PostgresStagingWriter: ImportRowWriter {
+    private let fields: PostgresCopyRow
 
-    init(_ copy: CopyWriter) { self.copy = copy }
+    init(_ copy: CopyWriter) { fields = PostgresCopyRow(copy) }
 
     var checksAfterReading: Bool { true }
 
     func write(id: UUID, row: ImportedRow, line: Int, decoder: ImportRowDecoder, now: [UInt8]) throws -> String? {
-        copy.writeField(line)
-        copy.writeField(row.id != nil ? 1 : 0)
-        copy.writeField(row.hasCreatedAt ? 1 : 0)
-        _ = try ItemImport.bind(row, id: id, decoder: decoder, now: now, to: self)
-        next = 0
-        try copy.endRow()
+        fields.writeLeadingField(line)
+        fields.writeLeadingField(row.id != nil ? 1 : 0)
+        fields.writeLeadingField(row.hasCreatedAt ? 1 : 0)
+        _ = try ItemImport.bind(row, id: id, decoder: decoder, now: now, to: fields)
+        try fields.endRow()
         return nil
-    }
-
-    // ParameterSink: codecs bind in column order, so each value is the next field.
-    @inline(__always)
-    private func field(_ index: Int) {
-        precondition(index == next, "COPY fields are bound in column order")
-        next += 1
-    }
-
-    func bind(_ value: String, at index: Int) throws {
-        field(index)
-        var text = value
-        text.withUTF8 { copy.writeField($0) }
-    }
-
-    func bind(_ value: Int, at index: Int) throws {
-        field(index)
-        copy.writeField(value)
-    }
-
-    func bindText(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) throws {
-        field(index)
-        copy.writeField(bytes)
-    }
-
-    func bindStatic(_ value: StaticString, at index: Int) throws {
-        field(index)
-        copy.writeField(UnsafeBufferPointer(start: value.utf8Start, count: value.utf8CodeUnitCount))
-    }
-
-    func bindNull(at index: Int) throws {
-        field(index)
-        copy.writeNullField()
     }
 }
 

@@ -21,13 +21,21 @@ extension PostgresStoreConnection {
 }
 
 /// The fields of one COPY row, bound as a statement's parameters are: codecs bind in column
-/// order, so each value is the next field.
+/// order, so each value is the next field. Used by the bulk load and by an import's staging
+/// COPY (ItemImport+PostgreSQL.swift).
 final class PostgresCopyRow: BulkRowSink {
     private let writer: CopyWriter
     private var next = 0
 
     init(_ writer: CopyWriter) {
         self.writer = writer
+    }
+
+    /// Writes a field ahead of the row's bound ones (which still start at position 0): the
+    /// import's staging columns before the `items` columns.
+    func writeLeadingField(_ value: Int) {
+        precondition(next == 0, "leading fields come before the bound ones")
+        writer.writeField(value)
     }
 
     @inline(__always)
