@@ -51,8 +51,8 @@ extension ItemImport {
         return .stored(try ItemsTable.decode(lookup))
     }
 
-    /// Overwrites stored items with rows of `--on-conflict replace`; the database records what
-    /// changed.
+    /// Overwrites stored items with rows of `--on-conflict replace`, one row at a time (the
+    /// import into a file); the database records what changed.
     final class Replacement<Connection: StoreConnection> {
         let connection: Connection
         /// `UPDATE items SET name = ?2, … , created_at = coalesce(?7, created_at), updated_at = ?8 WHERE id = ?1`,
@@ -80,8 +80,10 @@ extension ItemImport {
         /// Replaces the stored item with `item`; does nothing when no field differs (not counted
         /// in ``replaced``). Returns why it could not, or nil.
         func replace(with item: Item, created: UnsafeBufferPointer<UInt8>?, updated: UnsafeBufferPointer<UInt8>) throws -> String? {
-            // Locked first on a server (as `items update` does), so that the change recorded is
-            // the one from the row another writer committed.
+            // Read as `items update` reads the item it changes (``DatabaseEngine/lockingRead``),
+            // which on SQLite, the only engine that replaces row by row, adds nothing: the
+            // import's write transaction already holds the file. A server replaces in one
+            // set-based statement after its staging COPY (ItemImport+PostgreSQL.swift).
             let stored = try ItemRecords(connection: connection).item(id: item.id, locking: true)
             guard ItemChanges(from: stored, to: item) != nil else { return nil }
             defer { update.reset() }
