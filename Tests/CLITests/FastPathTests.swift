@@ -23,7 +23,7 @@ import Testing
         }
         switch parsed {
         case let list as ListItems: return .list(list.query, list.format, list.database.choice)
-        case let show as ShowItem: return .show(show.id, show.format, show.database.choice)
+        case let show as ShowItem: return .show(show.item.id, show.format, show.database.choice)
         default: return nil
         }
     }

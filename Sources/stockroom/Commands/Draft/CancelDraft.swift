@@ -6,17 +6,12 @@ struct CancelDraft: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Argument(help: ArgumentHelp("The draft's id or id prefix.", valueName: "draft-id"))
-    var draftID: String
-
-    func validate() throws {
-        try IDArgument.validate(draftID, .draft)
-    }
+    @OptionGroup var draft: DraftIDArgument
 
     func run() throws {
         let store = try database.openStore()
         try store.write {
-            try store.drafts.cancel(id: try store.drafts.resolveID(draftID))
+            try store.drafts.cancel(id: try store.drafts.resolveID(draft.draftID))
         }
     }
 }

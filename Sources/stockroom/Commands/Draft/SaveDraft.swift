@@ -10,17 +10,12 @@ struct SaveDraft: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Argument(help: ArgumentHelp("The draft's id or id prefix.", valueName: "draft-id"))
-    var draftID: String
-
-    func validate() throws {
-        try IDArgument.validate(draftID, .draft)
-    }
+    @OptionGroup var draft: DraftIDArgument
 
     func run() throws {
         let store = try database.openStore()
         let item = try store.write {
-            try store.drafts.save(id: try store.drafts.resolveID(draftID))
+            try store.drafts.save(id: try store.drafts.resolveID(draft.draftID))
         }
         Output.line(item.id.lowercasedString)
     }

@@ -10,17 +10,12 @@ struct DeleteItem: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Argument(help: ArgumentHelp("The item's id or id prefix.", valueName: "id"))
-    var id: String
-
-    func validate() throws {
-        try IDArgument.validate(id, .item)
-    }
+    @OptionGroup var item: ItemIDArgument
 
     func run() throws {
         let store = try database.openStore()
         try store.write {
-            try store.items.delete(id: try store.items.resolveID(id))
+            try store.items.delete(id: try store.items.resolveID(item.id))
         }
     }
 }

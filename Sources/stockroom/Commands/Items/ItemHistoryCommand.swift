@@ -17,12 +17,7 @@ struct ItemHistoryCommand: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Argument(help: ArgumentHelp("The item's id or id prefix.", valueName: "id"))
-    var id: String
-
-    func validate() throws {
-        try IDArgument.validate(id, .item)
-    }
+    @OptionGroup var item: ItemIDArgument
 
     @Option(help: "Output format.")
     var format: OutputFormat = .table
@@ -30,7 +25,7 @@ struct ItemHistoryCommand: ParsableCommand {
     func run() throws {
         let store = try database.openStoreForReading(.itemHistory)
         let items = store.items
-        let itemID = try items.resolveHistoryID(id)
+        let itemID = try items.resolveHistoryID(item.id)
         switch format {
         case .table:
             Output.lines(Presentation.history(try items.history(id: itemID)))

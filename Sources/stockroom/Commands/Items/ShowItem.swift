@@ -15,17 +15,12 @@ struct ShowItem: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Argument(help: ArgumentHelp("The item's id or id prefix.", valueName: "id"))
-    var id: String
-
-    func validate() throws {
-        try IDArgument.validate(id, .item)
-    }
+    @OptionGroup var item: ItemIDArgument
 
     @Option(help: "Output format.")
     var format: RecordFormat = .table
 
     func run() throws {
-        try ItemReads.show(id, format: format, database: database.choice)
+        try ItemReads.show(item.id, format: format, database: database.choice)
     }
 }
