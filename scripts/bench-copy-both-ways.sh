@@ -12,6 +12,8 @@ n=${1:-200000}
 runs=${2:-5}
 : "${BEFORE:?BEFORE=path/to/the/older/stockroom}" "${AFTER:?AFTER=path/to/the/newer/stockroom}"
 
+scripts/setup.sh --bench
+
 bindir=$(pg_config --bindir 2>/dev/null || true)
 [ -x "$bindir/initdb" ] || bindir=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
 work=$(mktemp -d)
