@@ -98,8 +98,8 @@ public struct ResultCells {
     /// position outside the result. The bytes live as long as the result.
     ///
     /// Always inlined: a row loop reads several cells a row, and a call per cell (saving four
-    /// registers, clamping again) cost about a fifth of Stockroom's per-row work in W2 on
-    /// PostgreSQL (BENCHMARKS.md, issue 21).
+    /// registers, clamping again) was measurable in W2 on PostgreSQL (BENCHMARKS.md, "Issue 21:
+    /// W2 on PostgreSQL").
     @inlinable @inline(__always)
     public func bytes(row: Int, column: Int) -> UnsafeBufferPointer<UInt8>? {
         let row = Int32(clamping: row), column = Int32(clamping: column)
