@@ -89,14 +89,18 @@ public struct ResultCells {
     }
 
     /// True when the cell is NULL, or outside the result (libpq's answer for a bad position).
-    @inlinable
+    @inlinable @inline(__always)
     public func isNull(row: Int, column: Int) -> Bool {
         getIsNull(handle, Int32(clamping: row), Int32(clamping: column)) != 0
     }
 
     /// The cell's text as UTF-8 bytes inside libpq's result (no copy), nil for NULL or a
     /// position outside the result. The bytes live as long as the result.
-    @inlinable
+    ///
+    /// Always inlined: a row loop reads several cells a row, and a call per cell (saving four
+    /// registers, clamping again) was measurable in W2 on PostgreSQL (BENCHMARKS.md, "Issue 21:
+    /// W2 on PostgreSQL").
+    @inlinable @inline(__always)
     public func bytes(row: Int, column: Int) -> UnsafeBufferPointer<UInt8>? {
         let row = Int32(clamping: row), column = Int32(clamping: column)
         // libpq gives NULL (and a position outside the result) a length of 0: only an empty
@@ -121,6 +125,18 @@ public struct ResultCells {
         var index = 0, negative = false
         if bytes[0] == UInt8(ascii: "-") { negative = true; index = 1 }
         guard index < bytes.count else { return nil }
+        // Up to 18 digits cannot pass Int.max (19 digits): no overflow check per digit, which
+        // is every quantity and flag a W2 row reads. Longer text takes the checked loop.
+        if bytes.count - index <= 18 {
+            var value = 0
+            while index < bytes.count {
+                let digit = UInt(bytes[index]) &- UInt(UInt8(ascii: "0"))
+                guard digit <= 9 else { return nil }
+                value = value &* 10 &+ Int(digit)
+                index += 1
+            }
+            return negative ? -value : value
+        }
         var value = 0
         while index < bytes.count {
             let digit = Int(bytes[index]) &- Int(UInt8(ascii: "0"))

@@ -51,6 +51,21 @@ import Testing
         #expect(row.integer(at: 1) == nil)
     }
 
+    /// Up to 18 digits are parsed without overflow checks, 19 and more with them: both sides
+    /// of that line, signed, and text that is not a plain decimal, as the server sends it.
+    @Test func integersEitherSideOfTheUncheckedDigitCount() throws {
+        let connection = try schema.connect()
+        let texts = ["999999999999999999", "-999999999999999999", "1000000000000000000", "-1000000000000000000",
+                     "000000000000000000042", "7", "-0", "+1", " 1", "1 ", "1-2", "12345678901234567x", "99999999999999999999"]
+        // Literals (none holds a quote), in order: an array's text form would trim the spaces.
+        let literals = texts.map { "('\($0)')" }.joined(separator: ", ")
+        let result = try connection.query("SELECT t FROM (VALUES \(literals)) AS v(t)")
+        let cells = result.cells
+        let read = withExtendedLifetime(result) { (0..<cells.rowCount).map { cells.integer(row: $0, column: 0) } }
+        #expect(read == [999_999_999_999_999_999, -999_999_999_999_999_999, 1_000_000_000_000_000_000, -1_000_000_000_000_000_000,
+                         42, 7, 0, nil, nil, nil, nil, nil, nil])
+    }
+
     @Test func nullsTravelBothWaysAndAreRefusedByNonOptionalReads() throws {
         let connection = try schema.connect()
         try connection.execute("CREATE TABLE t (id integer PRIMARY KEY, color text NULL)")
