@@ -10,8 +10,9 @@ set -euo pipefail
 
 # For `stockroom serve`'s browser tests: Debian's chromium (Playwright drives it; it never
 # downloads a browser of its own) and venv, for the Python tools below; curl (the serve tests
-# check what a real HTTP client reports when an export breaks off).
-packages=(libsqlite3-dev sqlite3 pkg-config util-linux libpq-dev openssl chromium python3-venv curl)
+# check what a real HTTP client reports when an export breaks off); strace (a copy test counts
+# the heap calls a process makes).
+packages=(libsqlite3-dev sqlite3 pkg-config util-linux libpq-dev openssl chromium python3-venv curl strace)
 # The server: Debian 12's version (postgresql-15) when the archive has it, else the
 # distribution's default through the `postgresql` metapackage.
 if apt-cache show postgresql-15 >/dev/null 2>&1; then

@@ -69,6 +69,7 @@ public final class Database {
     ///   configured (for example `SQLITE_NOTADB` for a text file, `SQLITE_CANTOPEN` for a missing
     ///   directory).
     public init(path: String, mode: OpenMode = .readWriteCreate, configuration: Configuration = Configuration()) throws {
+        HeapPadding.applied
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         switch mode {
         case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE

@@ -137,6 +137,30 @@ import Testing
         #expect(!file.exists, "the destination file the copy created is gone again")
     }
 
+    /// Copying into a file must not give the heap back to the kernel and take it again for
+    /// every row (SQLiteCore's HeapPadding): counted in `brk` calls under strace, not timed.
+    /// Without the padding this copy made two calls a row (about 6,000).
+    @Test func copyingIntoAFileDoesNotShrinkAndGrowTheHeapForEveryRow() throws {
+        let source = CLIDatabase()
+        try source.stockroom("migrate", "up")
+        let rows = 3_000
+        try source.addBulkItems(rows)
+        let destination = source.directory.path("copy.sqlite")
+        let trace = source.directory.path("brk.txt")
+        let result = try Processes.run("/usr/bin/strace", [
+            "-f", "-c", "-e", "trace=brk", "-o", trace,
+            Processes.stockroomPath, "copy", "--from", source.path, "--to", destination,
+        ])
+        #expect(result.status == 0, "\(result)")
+        let summary = try String(contentsOfFile: trace, encoding: .utf8)
+        let calls = summary.split(separator: "\n").compactMap { line -> Int? in
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            return fields.last == "brk" ? Int(fields[3]) : nil
+        }.first
+        let brk = try #require(calls, "strace's summary has no brk line: \(summary)")
+        #expect(brk < rows / 10, "\(brk) brk calls copying \(rows) rows")
+    }
+
     @Test func progressShowsOnATerminalOnly() throws {
         let source = try CopyCommandTests.filledInventory()
         let destination = CLIDatabase()
