@@ -17,45 +17,12 @@ runs=${2:-3}
 
 scripts/setup.sh --bench
 stockroom=$(scripts/build-release.sh)
-bindir=$(pg_config --bindir 2>/dev/null || true)
-[ -x "$bindir/initdb" ] || bindir=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
-work=$(mktemp -d)
-chmod 755 "$work"
-as_server=()
-if [ "$(id -u)" = 0 ]; then
-    # initdb and postgres refuse to run as root.
-    chown postgres "$work"
-    as_server=(setpriv --reuid="$(id -u postgres)" --regid="$(id -g postgres)" --init-groups --)
-fi
-cleanup() {
-    "${as_server[@]}" "$bindir/pg_ctl" stop -D "$work/data" -m immediate -w >/dev/null 2>&1 || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
-"${as_server[@]}" "$bindir/initdb" -D "$work/data" -U bench --auth=trust >/dev/null
-"${as_server[@]}" "$bindir/pg_ctl" start -w -D "$work/data" -l "$work/server.log" \
-    -o "-k $work -c listen_addresses=''" >/dev/null
-uri() { echo "postgresql://bench@/$1?host=$work"; }
-psql_on() { local database=$1; shift; psql -X -q -v ON_ERROR_STOP=1 -At -d "$(uri "$database")" "$@"; }
+source scripts/lib/bench-postgres.sh
+start_throwaway_postgres
 
 # The input: N items made with the sqlite3 shell, exported as CSV by stockroom (ids included).
 source_file=$work/source.sqlite
-STOCKROOM_DB=$source_file "$stockroom" migrate up >/dev/null
-sqlite3 "$source_file" <<SQL
-PRAGMA journal_mode = WAL;
-BEGIN;
-WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $n)
-INSERT INTO items (id, name, color, status, quantity, is_on_back_order, created_at, updated_at)
-SELECT printf('%08x-0000-7000-8000-%012x', i, i), 'Item ' || i,
-       CASE i % 7 WHEN 0 THEN 'black' WHEN 1 THEN 'blue' WHEN 2 THEN 'green' WHEN 3 THEN 'red'
-                  WHEN 4 THEN 'white' WHEN 5 THEN 'yellow' END,
-       CASE WHEN i % 4 = 0 THEN 'out_of_stock' ELSE 'in_stock' END,
-       CASE WHEN i % 4 = 0 THEN NULL ELSE i % 50 + 1 END,
-       CASE WHEN i % 4 = 0 THEN i % 8 / 4 END,
-       '2026-11-23T12:00:00.000Z', '2026-11-23T12:00:00.000Z'
-FROM n;
-COMMIT;
-SQL
+write_bench_items "$source_file" "$n" "$stockroom"
 csv=$work/items.csv
 "$stockroom" export --output "$csv" --format csv --db "$source_file" >/dev/null
 
