@@ -1,10 +1,8 @@
 import ArgumentParser
 import FoundationEssentials
-import Dispatch
 import Glibc
 import StockroomServer
 import StockroomStore
-import Synchronization
 
 /// `stockroom serve`: the web pages and JSON API over the same database. Thin: it reads the
 /// options, opens the pool and hands over to ``StockroomServer``.
@@ -62,35 +60,16 @@ struct ServeCommand: ParsableCommand {
             logFormat: ServerConfiguration.LogFormat(rawValue: logFormat) ?? .text,
             importBodyLimit: importLimit << 20)
         let location = readOnly ? database.resolvedLocation() : database.locationForWriting()
-        let busyTimeout = database.busyTimeoutMilliseconds
-        let outcome = ServeOutcome()
-        let done = DispatchSemaphore(value: 0)
-        let stopping = StopFlag()
-        let watchdog = ShutdownWatchdog(seconds: ServeCommand.shutdownSeconds, stopping: stopping)
-        Task {
-            let result = await Result {
-                let pool = try await StockroomServer.openPool(location: location, busyTimeoutMilliseconds: busyTimeout, readOnly: configuration.readOnly)
-                do {
-                    try await StockroomServer(configuration: configuration, pool: pool, stopping: stopping).run { url in
-                        outcome.markListening()
-                        StandardStream.write(url + "\n", to: STDOUT_FILENO)
-                    }
-                } catch {
-                    pool.close()
-                    throw error
-                }
+        do {
+            try StockroomServer.serve(
+                configuration: configuration, location: location,
+                busyTimeoutMilliseconds: database.busyTimeoutMilliseconds,
+                shutdownSeconds: ServeCommand.shutdownSeconds
+            ) { url in
+                StandardStream.write(url + "\n", to: STDOUT_FILENO)
             }
-            outcome.finish(result)
-            done.signal()
-        }
-        done.wait()
-        watchdog.cancel()
-        if case .failure(let error) = outcome.result {
-            guard outcome.isListening || StoreFailure.of(error) != nil || error is StoreError else {
-                // The pool opened, so the database is fine: the address could not be bound.
-                throw Failure.Message(code: .unavailable, description: "cannot listen on \(host):\(port): \(error)")
-            }
-            throw error
+        } catch let failure as StockroomServer.ListenFailure {
+            throw Failure.Message(code: .unavailable, description: "cannot listen on \(host):\(port): \(failure.underlying)")
         }
     }
 
@@ -114,51 +93,5 @@ struct ServeCommand: ParsableCommand {
             return token
         }
         return ServerConfiguration.isLoopback(host) ? nil : ServerConfiguration.generatedToken()
-    }
-}
-
-/// Bounds the graceful stop: the server stops accepting at SIGTERM or SIGINT and lets the
-/// requests in flight finish; past `seconds`, the process exits 0 anyway. A write cut off
-/// there was never committed (the engine rolls it back), and its client saw no success.
-final class ShutdownWatchdog {
-    private let sources: [any DispatchSourceSignal]
-
-    init(seconds: Int, stopping: StopFlag) {
-        sources = [SIGTERM, SIGINT].map { number in
-            // Hummingbird's own handler ignores the default action too; a dispatch source
-            // only sees a signal whose default action is off.
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                stopping.stop() // event streams end at their next poll
-                DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds)) {
-                    StandardError.write("serve: requests still running \(seconds) s after the signal were abandoned, uncommitted\n")
-                    exit(0)
-                }
-            }
-            source.resume()
-            return source
-        }
-    }
-
-    func cancel() {
-        for source in sources { source.cancel() }
-    }
-}
-
-/// What the server task reports to the waiting command: whether it listened, and how it ended.
-final class ServeOutcome: Sendable {
-    private let state = Mutex<(listening: Bool, result: Result<Void, any Error>?)>((false, nil))
-
-    func markListening() { state.withLock { $0.listening = true } }
-    func finish(_ result: Result<Void, any Error>) { state.withLock { $0.result = result } }
-    var isListening: Bool { state.withLock { $0.listening } }
-    var result: Result<Void, any Error>? { state.withLock { $0.result } }
-}
-
-extension Result where Failure == any Error {
-    /// The result of an async body.
-    init(_ body: () async throws -> Success) async {
-        do { self = .success(try await body()) } catch { self = .failure(error) }
     }
 }
