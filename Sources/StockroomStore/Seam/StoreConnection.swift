@@ -103,6 +103,7 @@ extension DatabaseEngine {
 protocol StoreConnection: AnyObject {
     associatedtype Statement: StoreStatement
     associatedtype BulkLoader: BulkRowSink
+    associatedtype ImportLoader: ImportRowLoader
     /// The engine, whose SQL differences the repositories ask of it.
     var dialect: DatabaseEngine { get }
     /// The statement for `sql`, prepared once per connection and reset after `body`.
@@ -125,6 +126,11 @@ protocol StoreConnection: AnyObject {
     /// `body` binds each row to the loader and ends it. What a row breaks (a key, a CHECK) may
     /// be reported by the row's `endRow` or only when the load ends, as the engine finds it.
     func bulkLoad(into table: String, columns: ColumnLayout, _ body: (BulkLoader) throws -> Void) throws
+    /// Runs `body` in one new write transaction that is never run again (an import's input
+    /// may be read once), committed when it returns and rolled back when it throws, with the
+    /// engine's loader of `importer`'s rows into `items` under its conflict policy
+    /// (Seam/ImportLoading.swift).
+    func importing<T>(_ importer: ItemImport, _ body: (ImportLoader) throws -> T) throws -> T
     /// Brings what the engine knows of `tables`' rows up to date after a bulk load into them,
     /// inside the caller's transaction, so the reads that follow are planned for the rows now
     /// there.

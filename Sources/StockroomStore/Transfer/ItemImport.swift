@@ -1,7 +1,6 @@
 import FoundationEssentials
 import Glibc
 import Inventory
-import SQLiteCore
 
 /// Loads items from CSV or JSON Lines into the `items` table: all of them or none.
 ///
@@ -10,10 +9,11 @@ import SQLiteCore
 /// row, and the transaction is rolled back. A process killed at any point leaves the database
 /// as it was, since nothing is committed before the last row.
 ///
-/// Into an empty table the secondary indexes of `items` are dropped first and rebuilt after the
-/// load, from their own SQL in `sqlite_schema` (so the layout stays in Migrations/ only), in
-/// the same transaction; a sorted index build is several times faster than a million random
-/// inserts into three B-trees. Into a table that has rows, the indexes are used as they are.
+/// These rules are written once, over the seam; how the rows reach `items` is the engine's
+/// (``StoreConnection/importing(_:_:)``): into a file each row as it is read, with the secondary
+/// indexes of an empty `items` dropped first and rebuilt after the load (a sorted index build is
+/// several times faster than a million random inserts into three B-trees); into a server
+/// through a staging COPY and set-based statements once the input is read.
 public struct ItemImport {
     /// What to do with a row whose id is already in the database.
     public enum ConflictPolicy: String, Sendable, CaseIterable {
@@ -70,8 +70,8 @@ public struct ItemImport {
     }
 
     /// Imports the rows read from `descriptor` into `store`, a file or a server, with the same
-    /// result, summary and history on either engine; dispatched once to the engine's path
-    /// (a file's bulk load, a server's COPY into staging: Engines/PostgreSQL/).
+    /// result, summary, problems and history on either engine: one implementation, dispatched
+    /// once to the engine's specialised copy.
     ///
     /// With ``dryRun`` the store is only read. Nothing is written unless every row is good.
     ///
@@ -81,57 +81,49 @@ public struct ItemImport {
     public func run(reading descriptor: Int32, into store: InventoryStore, progress: (Progress) -> Void = { _ in }) throws -> Summary {
         switch store.engine {
         case .sqlite(let database): try run(reading: descriptor, into: database, progress: progress)
-        case .postgres(let connection): try run(reading: descriptor, into: connection, store: store, progress: progress)
+        case .postgres(let connection): try run(reading: descriptor, into: connection, progress: progress)
         }
     }
 
-    /// Imports the rows read from `descriptor` into `database`.
-    ///
-    /// With ``dryRun``, `database` may be nil (no database yet): then no id can conflict.
-    ///
-    /// - Throws: ``ImportRejection`` when any row is bad or (with ``ConflictPolicy/fail``)
-    ///   names an existing id; nothing was written. ``TransferError`` when the input cannot be
-    ///   read; SQLite errors (busy, I/O) as they come.
-    func run(reading descriptor: Int32, into database: Database?, progress: (Progress) -> Void = { _ in }) throws -> Summary {
-        precondition(database != nil || dryRun, "an import that writes needs a database")
+    /// Every rule of an import, once for both engines; the engine's loader
+    /// (``StoreConnection/importing(_:_:)``) only moves the rows into `items`.
+    func run<Connection: StoreConnection>(reading descriptor: Int32, into connection: Connection,
+                                          progress: (Progress) -> Void) throws -> Summary {
         guard format == .csv || format == .jsonl else {
             throw ImportRejection(problems: [.init(line: 1, reason: "import reads csv or jsonl, not \(format.rawValue)")], total: 1)
         }
-        guard let database, !dryRun else {
-            let lookup = try database.map { try $0.prepare(ItemImport.lookupSQL) }
-            return try load(descriptor, lookup: lookup, writer: nil as RowWriter?, progress: progress)
+        if dryRun {
+            // One snapshot: every id is looked up as the store stood when the reading began.
+            return try connection.inReadTransaction {
+                try load(descriptor, lookup: try connection.cachedStatement(ItemImport.lookupSQL),
+                         writer: nil as Connection.ImportLoader.Rows?, progress: progress)
+            }
         }
-        // Each row's INSERT fires the history triggers, so it writes three B-trees and may
-        // abort (RAISE, CHECKs): SQLite gives every such statement a statement journal. With
-        // the default temp_store, once one statement's journal passes 64 KiB it becomes a temp
-        // file that every later statement of the transaction rewrites with pwrite(2): ten
-        // system calls a row, 2M for 200k rows (BENCHMARKS.md, issue 20). SQLite decides where
-        // statement journals live when the write transaction begins, so memory is asked for
-        // before it; a statement's journal holds only the pages that one row touched.
-        let temporaryStorage = try database.withStatement("PRAGMA temp_store") { try $0.step() ? $0.int(at: 0) : 0 }
-        try database.execute("PRAGMA temp_store = MEMORY")
-        defer { try? database.execute("PRAGMA temp_store = \(temporaryStorage)") }
-        return try database.writeTransaction {
-            let before = try ItemRepository(database: database).count()
-            let rebuild = before == 0 ? try SecondaryIndexes(of: [ItemsTable.name], on: database) : nil
-            if let loadCacheKiB { try database.execute("PRAGMA cache_size = -\(loadCacheKiB)") }
-            defer { if loadCacheKiB != nil { try? database.execute("PRAGMA cache_size = -2000") } }
-            try rebuild?.drop(database.execute)
-            // The database's triggers write each item's history as its row is written.
-            let writer = try RowWriter(database: database, onConflict: onConflict)
-            let summary = try load(descriptor, lookup: try database.prepare(ItemImport.lookupSQL), writer: writer, progress: progress)
-            try rebuild?.create(database.execute)
-            let written = try ItemRepository(database: database).count() - before
-            let replaced = writer.replacement?.replaced ?? 0
-            return Summary(rows: summary.rows, imported: written,
-                           skipped: onConflict == .fail ? 0 : summary.rows - written - replaced,
-                           replaced: replaced, dryRun: false, rebuiltIndexes: rebuild != nil)
+        return try connection.importing(self) { loader in
+            let (summary, found) = try loader.receiving { rows in
+                // A loader that writes each row as it comes stops at the first bad one; the
+                // lookup then goes on naming the stored and deleted ids it would have refused.
+                let lookup = rows.checksAfterReading ? nil : try connection.cachedStatement(ItemImport.lookupSQL)
+                return try read(descriptor, lookup: lookup, writer: rows, progress: progress)
+            }
+            var problems = found
+            // Every writer of `items` waits for this turn (migration 0004) before touching a
+            // row, so from here until COMMIT no other writer changes what the checks read; on
+            // SQLite the write transaction is the turn.
+            if let turn = connection.dialect.historyTurn { try connection.execute(turn) }
+            let unwritable = try loader.unwritableRows()
+            problems.merge(unwritable.problems, total: unwritable.total)
+            guard problems.isEmpty else { throw problems.rejection }
+            let written = try loader.finish()
+            return Summary(rows: summary.rows, imported: written.imported,
+                           skipped: onConflict == .fail ? 0 : summary.rows - written.imported - written.replaced,
+                           replaced: written.replaced, dryRun: false, rebuiltIndexes: written.rebuiltIndexes)
         }
     }
 
     /// Reads every row; writes them with `writer` while no row has been bad. `lookup`
-    /// (``lookupSQL``) names stored and deleted ids when nothing is written, as the writer would. Generic so that each engine's
-    /// path is specialised: SQLite's makes the same direct calls as before PostgreSQL's existed.
+    /// (``lookupSQL``) names stored and deleted ids when nothing is written, as the writer
+    /// would. Generic so that each engine's path is specialised: SQLite's makes direct calls.
     func load<Writer: ImportRowWriter, Lookup: StoreStatement>(
         _ descriptor: Int32, lookup: Lookup?, writer: Writer?, progress: (Progress) -> Void
     ) throws -> Summary {
@@ -256,65 +248,6 @@ public struct ItemImport {
                         skipped: onConflict == .skip ? existing : unchanged,
                         replaced: onConflict == .replace ? existing : 0,
                         dryRun: true, rebuiltIndexes: false), problems)
-    }
-}
-
-/// Writes one decoded row into the database of an import.
-protocol ImportRowWriter: AnyObject {
-    /// Writes one row (the database records its history); returns why it could not be
-    /// written, or nil. `line` is where the row starts in the input.
-    func write(id: UUID, row: ImportedRow, line: Int, decoder: ImportRowDecoder, now: [UInt8]) throws -> String?
-    /// True when the writer is given every good row, even after a bad one, because it checks
-    /// them all together once the input is read (a server's COPY into a staging table).
-    var checksAfterReading: Bool { get }
-}
-
-extension ImportRowWriter {
-    var checksAfterReading: Bool { false }
-}
-
-/// Writes rows with prepared statements reused for every row; the database's triggers record
-/// each written item's history.
-private final class RowWriter: ImportRowWriter {
-    let database: Database
-    let insert: Statement
-    /// ``ItemImport/lookupSQL``: tells a deleted item's id from another refusal.
-    let lookup: Statement
-    let onConflict: ItemImport.ConflictPolicy
-    /// For `replace` only: reads and overwrites a stored item whose id a row names.
-    let replacement: ItemImport.Replacement<Database>?
-
-    init(database: Database, onConflict: ItemImport.ConflictPolicy) throws {
-        self.database = database
-        self.onConflict = onConflict
-        // With replace too the INSERT leaves a stored item alone: the stored item is read first,
-        // so that only a row that changes something is written (only for the ids that conflict).
-        insert = try database.prepare(onConflict == .fail ? ItemsTable.insertSQL : ItemsTable.insertSkippingExistingSQL)
-        lookup = try database.prepare(ItemImport.lookupSQL)
-        replacement = onConflict == .replace ? try ItemImport.Replacement(connection: database) : nil
-    }
-
-    /// Writes one row; returns why it could not be written, or nil.
-    @inline(__always)
-    func write(id: UUID, row: ImportedRow, line: Int, decoder: ImportRowDecoder, now: [UInt8]) throws -> String? {
-        defer { insert.reset() }
-        let (item, created, updated) = try ItemImport.bind(row, id: id, decoder: decoder, now: now, to: insert)
-        do {
-            try insert.run()
-        } catch let error as SQLiteError where error.isConstraintViolation {
-            if error.isPrimaryKeyViolation { return ItemImport.existingIDProblem(id) }
-            // The history trigger refuses the id of a deleted item (its history is kept).
-            if case .deleted = try ItemImport.stored(id, lookup: lookup) { return ItemImport.deletedItemProblem(id) }
-            return "the database refused the row: \(error.message)"
-        }
-        // Written (the trigger recorded version 1), or the id is stored already: skip leaves
-        // it; replace overwrites it.
-        guard database.changes != 1, let replacement else { return nil }
-        return try updated.withUnsafeBufferPointer { time in
-            try created.withUnsafeBufferPointer { created in
-                try replacement.replace(with: item, created: row.hasCreatedAt ? created : nil, updated: time)
-            }
-        }
     }
 }
 

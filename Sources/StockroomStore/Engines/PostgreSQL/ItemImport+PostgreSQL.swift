@@ -3,51 +3,50 @@ import Glibc
 import Inventory
 import PostgresCore
 
-// An import into a PostgreSQL server: the same readers, row decoding and checks as into a file
-// (ItemImport.read), with the rows sent the way a server takes many rows fast. One INSERT per
-// row cost two round trips a row (the row, and its lookup), 16x `psql \copy` (BENCHMARKS.md,
-// issue 21). So the decoded rows, with the line each starts on, are COPYed into a temporary
-// staging table in the import's transaction; once the input is read, one query finds the ids
-// that cannot be written (stored, under `fail`; a deleted item's) by line, and one set-based
-// INSERT … SELECT in line order writes the rows: the database's own triggers record each
-// item's history in that order, as they did row by row. The whole input is one READ COMMITTED
+// PostgreSQL's part in `import` (Seam/ImportLoading.swift); the rules (reading, decoding,
+// problems, the history turn, the summary) are ItemImport's, as for a file. One INSERT per row
+// cost two round trips a row (the row, and its lookup), 16x `psql \copy` (BENCHMARKS.md, issue
+// 21). So the decoded rows, with the line each starts on, are COPYed into a temporary staging
+// table in the import's transaction; once the input is read, one query finds the ids that
+// cannot be written (stored, under `fail`; a deleted item's) by line, and one set-based
+// INSERT … SELECT in line order writes the rows: the database's own triggers record each item's
+// history in that order, as they did row by row. The whole input is one READ COMMITTED
 // transaction, never retried: the input may be standard input, read once.
-extension ItemImport {
-    /// Imports into a server (see ``run(reading:into:progress:)-(_,InventoryStore,_)``): nothing
-    /// is committed unless every row is good; a killed or refused import leaves the server as
-    /// it was. With ``dryRun`` the server is only read.
-    func run(reading descriptor: Int32, into connection: PostgresStoreConnection, store: InventoryStore,
-             progress: (Progress) -> Void) throws -> Summary {
-        guard format == .csv || format == .jsonl else {
-            throw ImportRejection(problems: [.init(line: 1, reason: "import reads csv or jsonl, not \(format.rawValue)")], total: 1)
-        }
-        if dryRun {
-            return try store.read {
-                try load(descriptor, lookup: try connection.cachedStatement(ItemImport.lookupSQL),
-                         writer: nil as PostgresStagingWriter?, progress: progress)
-            }
-        }
-        return try connection.connection.transaction(isolation: .readCommitted) {
-            let staging = PostgresImportStaging(connection: connection.connection, onConflict: onConflict)
+extension PostgresStoreConnection {
+    func importing<T>(_ importer: ItemImport, _ body: (PostgresImportLoader) throws -> T) throws -> T {
+        try inTransactionWithoutRetry {
+            let staging = PostgresImportStaging(connection: connection, onConflict: importer.onConflict)
             try staging.create()
-            var outcome: (summary: Summary, problems: ProblemList)?
-            try connection.connection.copyIn(staging.copySQL) { copy in
-                outcome = try read(descriptor, lookup: nil as PostgresStoreStatement?,
-                                     writer: PostgresStagingWriter(copy), progress: progress)
-            }
-            guard let summary = outcome?.summary, var problems = outcome?.problems else { preconditionFailure("copyIn runs its body") }
-            // Every writer of `items` waits for this turn (migration 0004) before touching a
-            // row, so from here until COMMIT no other writer changes what the checks read.
-            // Taken before any row lock, in the order every write path takes them.
-            try staging.takeHistoryTurn()
-            let found = try staging.unwritableIDs()
-            problems.merge(found.problems, total: found.total)
-            guard problems.isEmpty else { throw problems.rejection }
-            let (imported, replaced) = try staging.write()
-            return Summary(rows: summary.rows, imported: imported,
-                           skipped: onConflict == .fail ? 0 : summary.rows - imported - replaced,
-                           replaced: replaced, dryRun: false, rebuiltIndexes: false)
+            return try body(PostgresImportLoader(staging: staging))
         }
+    }
+}
+
+/// Stages an import's rows with one COPY as they are read; checks and writes them all once the
+/// input is read.
+final class PostgresImportLoader: ImportRowLoader {
+    private let staging: PostgresImportStaging
+
+    init(staging: PostgresImportStaging) {
+        self.staging = staging
+    }
+
+    func receiving<T>(_ read: (PostgresStagingWriter) throws -> T) throws -> T {
+        var result: T?
+        try staging.connection.copyIn(staging.copySQL) { copy in
+            result = try read(PostgresStagingWriter(copy))
+        }
+        guard let result else { preconditionFailure("copyIn runs its body") }
+        return result
+    }
+
+    func unwritableRows() throws -> (problems: [ImportRejection.Problem], total: Int) {
+        try staging.unwritableIDs()
+    }
+
+    func finish() throws -> ImportLoadResult {
+        let (imported, replaced) = try staging.write()
+        return ImportLoadResult(imported: imported, replaced: replaced, rebuiltIndexes: false)
     }
 }
 
@@ -94,11 +93,6 @@ struct PostgresImportStaging {
 
     var copySQL: String {
         "COPY \(Self.table) (line, named, dated, \(columns.joined(separator: ", "))) FROM STDIN"
-    }
-
-    /// Waits for the turn to append history (``DatabaseEngine/historyTurn``).
-    func takeHistoryTurn() throws {
-        try connection.execute(DatabaseEngine.postgres.historyTurn!)
     }
 
     /// The first ``ImportRejection/shownLimit`` rows, by line, whose id cannot be written, and
