@@ -176,26 +176,11 @@ public enum ItemExport {
         try output.append("\r\n")
     }
 
-    /// A name as a CSV field: quoted when it holds a comma, quote or line break (quotes
-    /// doubled), and guarded with a leading `'` when a spreadsheet would take it for a formula.
+    /// A name as a CSV field, quoted by the one CSV rule (``CSVText/writeField(_:prefix:to:)``)
+    /// and guarded with a leading `'` when a spreadsheet would take it for a formula.
     @inline(__always)
     static func writeCSVName(_ name: UnsafeBufferPointer<UInt8>, to output: ByteOutput) throws {
-        var needsQuotes = false
-        for byte in name where byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == 0x0A || byte == 0x0D {
-            needsQuotes = true
-            break
-        }
-        if needsQuotes { try output.append(UInt8(ascii: "\"")) }
-        if ItemCSVLayout.needsFormulaGuard(name) { try output.append(UInt8(ascii: "'")) }
-        if needsQuotes {
-            for byte in name {
-                if byte == UInt8(ascii: "\"") { try output.append(byte) }
-                try output.append(byte)
-            }
-            try output.append(UInt8(ascii: "\""))
-        } else {
-            try output.append(name)
-        }
+        try CSVText.writeField(name, prefix: ItemCSVLayout.needsFormulaGuard(name) ? UInt8(ascii: "'") : nil, to: output)
     }
 
     /// The pieces of an item's JSON object that do not vary, taken from ``JSONPresentation`` so
