@@ -14,20 +14,8 @@ import TextFormats
         "\u{80}", "\u{85}", "\u{9B}", "\u{9F}", "\u{A0}", "'", "=", "+", "-", "@", ";", "\\",
     ]
 
-    /// SplitMix64: the same fields on every run.
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var value = state
-            value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-            return value ^ (value >> 31)
-        }
-    }
-
     static func fields(count: Int, seed: UInt64) -> [String] {
-        var generator = Generator(state: seed)
+        var generator = SeededGenerator(state: seed)
         var fields = ["", " ", " leading", "trailing ", "plain", "\"", ",", "\r", "\n"]
         while fields.count < count {
             let length = Int(generator.next() % 9)

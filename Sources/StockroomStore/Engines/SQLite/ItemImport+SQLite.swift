@@ -4,8 +4,10 @@ import SQLiteCore
 
 // SQLite's part in `import` (Seam/ImportLoading.swift): each row is written as it is read, with
 // one prepared INSERT reused for every row; the database's triggers record each written item's
-// history. Staging the rows in a temporary table and writing them with one INSERT … SELECT, as
-// a server does, was measured slower on a file (BENCHMARKS.md, "Seam, second round").
+// history. Not staged in a temporary table as on a server: a server saves a round trip per row
+// that a file does not pay, and the staging table lives in memory here (temp_store = MEMORY,
+// below), which measured 33 MB more at 200k rows (sqlite3 shell, 61 MB against 28 MB peak), so
+// about 165 MB more at W7's million: past its 200 MB budget (BENCHMARKS.md, "Seam, second round").
 
 extension Database {
     func importing<T>(_ importer: ItemImport, _ body: (SQLiteImportLoader) throws -> T) throws -> T {
