@@ -23,15 +23,18 @@ public enum CSVText {
     }
 
     /// True when the UTF-8 `field` must be quoted: it holds a comma, a double quote, a C0
-    /// control, DEL, or a C1 control (UTF-8 `C2 80`–`C2 9F`).
-    @inlinable
+    /// control, DEL, or a C1 control (UTF-8 `C2 80`–`C2 9F`). Inlined: the export asks it of
+    /// every name, and one test per byte keeps the common byte (printable, not `,` or `"`) cheap.
+    @inlinable @inline(__always)
     public static func needsQuotes(_ field: UnsafeBufferPointer<UInt8>) -> Bool {
-        var index = 0
-        while index < field.count {
-            let byte = field[index]
-            if byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") { return true }
-            if byte == 0xC2, index + 1 < field.count, (0x80...0x9F).contains(field[index + 1]) { return true }
-            index += 1
+        guard var next = field.baseAddress else { return false }
+        let end = next + field.count
+        while next < end {
+            let byte = next.pointee
+            next += 1
+            if byte >= 0x20 && byte != 0x7F && byte != UInt8(ascii: ",") && byte != UInt8(ascii: "\"") && byte != 0xC2 { continue }
+            guard byte == 0xC2 else { return true }
+            if next < end && next.pointee &- 0x80 < 0x20 { return true }
         }
         return false
     }
@@ -40,7 +43,7 @@ public enum CSVText {
     /// says so (quotes doubled), runs without a quote in one piece. `prefix`, when given, is
     /// written as the field's first byte, inside the quotes: it must be a byte that needs no
     /// quoting itself (the export's formula guard, `'`).
-    @inlinable
+    @inlinable @inline(__always)
     public static func writeField<Output: ByteSink>(_ field: UnsafeBufferPointer<UInt8>, prefix: UInt8? = nil,
                                                     to output: Output) throws {
         guard needsQuotes(field) else {
