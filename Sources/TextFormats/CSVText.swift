@@ -24,17 +24,33 @@ public enum CSVText {
 
     /// True when the UTF-8 `field` must be quoted: it holds a comma, a double quote, a C0
     /// control, DEL, or a C1 control (UTF-8 `C2 80`–`C2 9F`). Inlined: the export asks it of
-    /// every name, and one test per byte keeps the common byte (printable, not `,` or `"`) cheap.
+    /// every name, and a printable ASCII byte, the common one, costs one range test and two
+    /// comparisons.
     @inlinable @inline(__always)
     public static func needsQuotes(_ field: UnsafeBufferPointer<UInt8>) -> Bool {
         guard var next = field.baseAddress else { return false }
         let end = next + field.count
+        // Eight bytes at a time while all are printable ASCII other than `,` and `"` (a word
+        // holding anything else is left to the byte loop below, which decides).
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        while end - next >= 8 {
+            let word = UnsafeRawPointer(next).loadUnaligned(as: UInt64.self)
+            let belowSpace = (word &- 0x20 &* ones) & ~word & highs
+            let del = word ^ (0x7F &* ones), comma = word ^ (0x2C &* ones), quote = word ^ (0x22 &* ones)
+            let zeroByte = ((del &- ones) & ~del | (comma &- ones) & ~comma | (quote &- ones) & ~quote) & highs
+            guard belowSpace | zeroByte | (word & highs) == 0 else { break }
+            next += 8
+        }
         while next < end {
             let byte = next.pointee
             next += 1
-            if byte >= 0x20 && byte != 0x7F && byte != UInt8(ascii: ",") && byte != UInt8(ascii: "\"") && byte != 0xC2 { continue }
-            guard byte == 0xC2 else { return true }
-            if next < end && next.pointee &- 0x80 < 0x20 { return true }
+            if byte &- 0x20 < 0x5F {
+                // Printable ASCII: only a comma or a quote.
+                if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") { return true }
+                continue
+            }
+            if byte < 0x80 { return true }  // C0 or DEL
+            if byte == 0xC2 && next < end && next.pointee &- 0x80 < 0x20 { return true }  // C1
         }
         return false
     }

@@ -18,7 +18,7 @@ import TextFormats
         var generator = SeededGenerator(state: seed)
         var fields = ["", " ", " leading", "trailing ", "plain", "\"", ",", "\r", "\n"]
         while fields.count < count {
-            let length = Int(generator.next() % 9)
+            let length = Int(generator.next() % 24)
             fields.append((0..<length).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined())
         }
         return fields

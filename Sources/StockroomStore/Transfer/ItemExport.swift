@@ -176,11 +176,14 @@ public enum ItemExport {
         try output.append("\r\n")
     }
 
-    /// A name as a CSV field, quoted by the one CSV rule (``CSVText/writeField(_:prefix:to:)``)
-    /// and guarded with a leading `'` when a spreadsheet would take it for a formula.
+    /// A name as a CSV field, quoted by the one CSV rule (``CSVText/needsQuotes(_:)``,
+    /// ``CSVText/writeField(_:prefix:to:)``) and guarded with a leading `'` when a spreadsheet
+    /// would take it for a formula. The common name, neither, is copied as it is without a call.
     @inline(__always)
     static func writeCSVName(_ name: UnsafeBufferPointer<UInt8>, to output: ByteOutput) throws {
-        try CSVText.writeField(name, prefix: ItemCSVLayout.needsFormulaGuard(name) ? UInt8(ascii: "'") : nil, to: output)
+        let guarded = ItemCSVLayout.needsFormulaGuard(name)
+        guard guarded || CSVText.needsQuotes(name) else { return try output.append(name) }
+        try CSVText.writeField(name, prefix: guarded ? UInt8(ascii: "'") : nil, to: output)
     }
 
     /// The pieces of an item's JSON object that do not vary, taken from ``JSONPresentation`` so
