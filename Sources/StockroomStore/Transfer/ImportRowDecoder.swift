@@ -129,16 +129,12 @@ final class ImportRowDecoder {
                 throw RowProblem("is_on_back_order \(ImportRowDecoder.quoted(bytes)) is not \(StatusCodec.flagText(true)) or \(StatusCodec.flagText(false))")
             }
         }
-        switch tag {
-        case .inStock:
-            if flag != nil { throw RowProblem("a back-order flag on an in-stock row (is_on_back_order must be empty for \(tagText(.inStock)))") }
-            guard let quantity else { throw RowProblem("\(tagText(.inStock)) needs a quantity") }
-            return .inStock(quantity: quantity)
-        case .outOfStock:
-            if quantity != nil { throw RowProblem("a quantity on an out-of-stock row (quantity must be empty for \(tagText(.outOfStock)))") }
-            guard let flag else { throw RowProblem("\(tagText(.outOfStock)) needs is_on_back_order \(StatusCodec.flagText(true)) or \(StatusCodec.flagText(false))") }
-            return .outOfStock(isOnBackOrder: flag)
-        }
+        return try ImportRowDecoder.status(
+            tag, quantity: quantity, flag: flag,
+            flagOnInStock: { "a back-order flag on an in-stock row (is_on_back_order must be empty for \(tagText(.inStock)))" },
+            missingQuantity: { "\(tagText(.inStock)) needs a quantity" },
+            quantityOnOutOfStock: { "a quantity on an out-of-stock row (quantity must be empty for \(tagText(.outOfStock)))" },
+            missingFlag: { "\(tagText(.outOfStock)) needs is_on_back_order \(StatusCodec.flagText(true)) or \(StatusCodec.flagText(false))" })
     }
 
     // MARK: JSON Lines
@@ -232,14 +228,29 @@ final class ImportRowDecoder {
         guard let tag = StatusCodec.firstTag(where: { jsonCaseNames[Int($0.rawValue)] == statusCase }) else {
             throw RowProblem("unknown status case \(JSONText.string(String(decoding: statusCase, as: UTF8.self))) (\(caseList))")
         }
+        return try ImportRowDecoder.status(
+            tag, quantity: quantity, flag: flag,
+            flagOnInStock: { "a back-order flag on an in-stock row (isOnBackOrder belongs to \(name(.outOfStock)))" },
+            missingQuantity: { "\(name(.inStock)) needs a quantity" },
+            quantityOnOutOfStock: { "a quantity on an out-of-stock row (quantity belongs to \(name(.inStock)))" },
+            missingFlag: { "\(name(.outOfStock)) needs isOnBackOrder true or false" })
+    }
+
+    /// A status from its tag and the parts a row gave, by one rule for both formats: an
+    /// in-stock row needs a quantity and no flag, an out-of-stock row a flag and no quantity.
+    /// Each format words the refusals in its own field names (built only when a row is refused).
+    @inline(__always)
+    static func status(_ tag: StatusCodec.Tag, quantity: Int?, flag: Bool?,
+                       flagOnInStock: () -> String, missingQuantity: () -> String,
+                       quantityOnOutOfStock: () -> String, missingFlag: () -> String) throws -> Status {
         switch tag {
         case .inStock:
-            if flag != nil { throw RowProblem("a back-order flag on an in-stock row (isOnBackOrder belongs to \(name(.outOfStock)))") }
-            guard let quantity else { throw RowProblem("\(name(.inStock)) needs a quantity") }
+            if flag != nil { throw RowProblem(flagOnInStock()) }
+            guard let quantity else { throw RowProblem(missingQuantity()) }
             return .inStock(quantity: quantity)
         case .outOfStock:
-            if quantity != nil { throw RowProblem("a quantity on an out-of-stock row (quantity belongs to \(name(.inStock)))") }
-            guard let flag else { throw RowProblem("\(name(.outOfStock)) needs isOnBackOrder true or false") }
+            if quantity != nil { throw RowProblem(quantityOnOutOfStock()) }
+            guard let flag else { throw RowProblem(missingFlag()) }
             return .outOfStock(isOnBackOrder: flag)
         }
     }
