@@ -1,7 +1,8 @@
 import PostgresCore
 
-// PostgreSQL's bulk load (Seam/StoreConnection.swift, `bulkLoad`): rows stream through
-// `COPY ... FROM STDIN` in text format, inside the caller's transaction.
+// PostgreSQL's bulk load and whole-table read (Seam/StoreConnection.swift, `bulkLoad`,
+// `scanRows`): rows stream through `COPY ... FROM STDIN` and `COPY ... TO STDOUT` in text
+// format, inside the caller's transaction.
 
 extension PostgresStoreConnection {
     func bulkLoad(into table: String, columns: ColumnLayout, _ body: (PostgresCopyRow) throws -> Void) throws {
@@ -10,11 +11,22 @@ extension PostgresStoreConnection {
         }
     }
 
-    /// ANALYZE, as a bulk load should ("Populating a Database" in PostgreSQL's manual): without
-    /// statistics a keyset page on `item_events`, `(item_id, version) > ($1, $2)`, is planned
-    /// as a sequential scan and a sort of every remaining row, page after page: quadratic in the
-    /// history's size (BENCHMARKS.md, `copy` into PostgreSQL). Inside the transaction ANALYZE
-    /// sees its own uncommitted rows.
+    /// `COPY table (columns) TO STDOUT`: every row streamed in one statement, in the heap's
+    /// order, with no sort, no page query to plan and no whole result held in the client
+    /// (``PostgresCore/Connection/copyOut(_:_:)``). The text format prints `bigint` and
+    /// `smallint` in decimal.
+    func scanRows(of table: String, columns: ColumnLayout,
+                  field: (UnsafeBufferPointer<UInt8>?) throws -> Void, endRow: () throws -> Void) throws {
+        try connection.copyOut("COPY \(table) (\(columns.list)) TO STDOUT") { row in
+            try row.forEachField(field)
+            try endRow()
+        }
+    }
+
+    /// ANALYZE, as a bulk load should ("Populating a Database" in PostgreSQL's manual), so the
+    /// first queries after the copy are planned for the rows now there (autovacuum analyzes
+    /// only after enough changes, never a small table). Inside the transaction ANALYZE sees
+    /// its own uncommitted rows.
     func refreshStatistics(of tables: [String]) throws {
         try connection.execute("ANALYZE \(tables.joined(separator: ", "))")
     }
