@@ -24,11 +24,29 @@ extension PostgresStoreConnection {
     }
 
     /// ANALYZE, as a bulk load should ("Populating a Database" in PostgreSQL's manual), so the
-    /// first queries after the copy are planned for the rows now there (autovacuum analyzes
-    /// only after enough changes, never a small table). Inside the transaction ANALYZE sees
-    /// its own uncommitted rows.
+    /// first queries after the copy are planned for the rows now there. Inside the transaction
+    /// ANALYZE sees its own uncommitted rows.
+    ///
+    /// Only the columns some index of the table covers (a key, a unique constraint, a secondary
+    /// or the search index): their statistics are what choose between an index and a scan for
+    /// Stockroom's queries, and they cost half of a whole ANALYZE, whose statistics of every
+    /// column were 6% of a 200k-item copy (BENCHMARKS.md, "Copy into PostgreSQL, second
+    /// round"). The other columns' come with autovacuum's ANALYZE after the commit, which a
+    /// load of more than 50 rows per table sets off (the in-transaction ANALYZE does not count
+    /// the copy's own rows as analysed). A table with no index is analysed whole.
     func refreshStatistics(of tables: [String]) throws {
-        try connection.execute("ANALYZE \(tables.joined(separator: ", "))")
+        let list = tables.map { "'\($0)'" }.joined(separator: ", ")
+        let indexed = try connection.query("""
+            SELECT t.relname, string_agg(DISTINCT quote_ident(a.attname), ', ') FROM pg_index x
+            JOIN pg_class t ON t.oid = x.indrelid
+            JOIN pg_attribute a ON a.attrelid = x.indrelid AND a.attnum = ANY (x.indkey)
+            WHERE t.relname IN (\(list)) AND t.relnamespace = current_schema()::regnamespace
+            GROUP BY t.relname
+            """)
+        var columns: [String: String] = [:]
+        for row in indexed { columns[try row.get(String.self, at: 0)] = try row.get(String.self, at: 1) }
+        let targets = tables.map { table in columns[table].map { "\(table) (\($0))" } ?? table }
+        try connection.execute("ANALYZE \(targets.joined(separator: ", "))")
     }
 }
 
