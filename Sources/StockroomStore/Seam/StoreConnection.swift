@@ -125,6 +125,12 @@ protocol StoreConnection: AnyObject {
     /// `body` binds each row to the loader and ends it. What a row breaks (a key, a CHECK) may
     /// be reported by the row's `endRow` or only when the load ends, as the engine finds it.
     func bulkLoad(into table: String, columns: ColumnLayout, _ body: (BulkLoader) throws -> Void) throws
+    /// Reads every row of `columns` of `table` once, in whatever order the engine reads a whole
+    /// table fastest (no key order: a caller that needs one sorts or pages itself): each value
+    /// as its text, integers in decimal and nil for NULL, to `field` in column order, then
+    /// `endRow`. The text is valid only inside the call. Inside the caller's transaction.
+    func scanRows(of table: String, columns: ColumnLayout,
+                  field: (UnsafeBufferPointer<UInt8>?) throws -> Void, endRow: () throws -> Void) throws
     /// Brings what the engine knows of `tables`' rows up to date after a bulk load into them,
     /// inside the caller's transaction, so the reads that follow are planned for the rows now
     /// there.
