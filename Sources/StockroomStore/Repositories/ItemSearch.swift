@@ -200,13 +200,12 @@ extension ItemRecords {
     /// ranges hold fewer rows than that; nil when the page might need rows past the budget.
     ///
     /// Names outside those ranges cannot match (``headsHolding(_:)``), so the walk skips them: a
-    /// common term whose names all sort late starts where they start. Each range is walked
-    /// inside SQLite: the inner query reads at most the budget left in index entries, in name
-    /// order, and the outer one keeps the names the LIKE rule matches, stopping at the page's
-    /// last match. (A subquery with a LIMIT under an outer WHERE is neither flattened nor given
-    /// the WHERE: SQLite runs it as a co-routine, so the budget counts entries read, not
-    /// matches.) Handing every entry to Swift instead cost about 6x as much as the walk itself.
-    /// The page's rows are then read by rowid.
+    /// common term whose names all sort late starts where they start. Each range is walked in
+    /// chunks, each growing 8x, so a dense term stops early: a probe finds the key `chunk`
+    /// entries further (OFFSET, which SQLite skips without evaluating anything), then one
+    /// statement walks up to that key with the LIKE rule in its WHERE, stopping at the page's
+    /// last match. Both run inside SQLite; stepping every entry out to Swift, or yielding it
+    /// from a subquery, cost 3-6x as much per entry. The page's rows are then read by rowid.
     private func walkedItems(_ query: ItemQuery, limit: Int, budget: Int, heads: [String]) throws -> [Item]? {
         guard let term = query.nameContains else { return nil }
         guard limit > 0 else { return [] }
@@ -214,39 +213,73 @@ extension ItemRecords {
         var others = query
         others.nameContains = nil
         let (conditions, bindConditions): ([String], (Connection.Statement, Int) throws -> Int) = others.conditions(connection.dialect)
-        let filter = " WHERE " + (conditions + ["name >= ? AND name < ?"]).joined(separator: " AND ")
-        let inner = "SELECT rowid AS walked, name FROM \(ItemsTable.name)\(filter) ORDER BY name, id LIMIT ?"
-        let walk = "SELECT walked FROM (\(inner)) WHERE \(ItemQuery.containsCondition(connection.dialect)) LIMIT ?"
+        let prefix = conditions.map { $0 + " AND " }.joined()
+        // The chunk starts at the head, or after the last key of the chunk before.
+        let fromHead = "\(prefix)name >= ? AND name < ?"
+        let fromKey = "\(prefix)name >= ? AND (name > ? OR id > ?) AND name < ?"
+        let rule = ItemQuery.containsCondition(connection.dialect)
         var found: [Int] = []
         var left = budget
         for head in heads {
             guard let end = ItemSearch.successor(of: head) else { return nil }
-            // Binds the range's conditions and the budget left; returns the next parameter.
-            func bindRange(_ statement: Connection.Statement) throws -> Int {
+            var after: (name: String, id: String)?
+            var chunk = min(left, max(wanted * 64, 1_024))
+            // Binds the chunk's start and the range's end; returns the next parameter.
+            func bindStart(_ statement: Connection.Statement) throws -> Int {
                 let next = try bindConditions(statement, 0)
-                try statement.bind(head, at: next)
-                try statement.bind(end, at: next + 1)
-                try statement.bind(left, at: next + 2)
-                return next + 3
+                guard let after else {
+                    try statement.bind(head, at: next)
+                    try statement.bind(end, at: next + 1)
+                    return next + 2
+                }
+                try statement.bind(after.name, at: next)
+                try statement.bind(after.name, at: next + 1)
+                try statement.bind(after.id, at: next + 2)
+                try statement.bind(end, at: next + 3)
+                return next + 4
             }
-            found += try connection.withStatement(walk) { statement in
-                let next = try bindRange(statement)
-                try statement.bind(ItemQuery.containsPattern(term), at: next)
-                try statement.bind(wanted - found.count, at: next + 1)
-                var rowids: [Int] = []
-                while try statement.step() { rowids.append(statement.int(at: 0)) }
-                return rowids
+            while true {
+                let start = after == nil ? fromHead : fromKey
+                let bound: (name: String, id: String)? = try connection.withStatement(
+                    "SELECT name, id FROM \(ItemsTable.name) WHERE \(start) ORDER BY name, id LIMIT 1 OFFSET ?"
+                ) { statement in
+                    try statement.bind(chunk - 1, at: try bindStart(statement))
+                    return try statement.step() ? (statement.text(at: 0), statement.text(at: 1)) : nil
+                }
+                let upTo = bound == nil ? "" : " AND name <= ? AND (name < ? OR id <= ?)"
+                found += try connection.withStatement(
+                    "SELECT rowid FROM \(ItemsTable.name) WHERE \(start)\(upTo) AND \(rule) ORDER BY name, id LIMIT ?"
+                ) { statement in
+                    var next = try bindStart(statement)
+                    if let bound {
+                        try statement.bind(bound.name, at: next)
+                        try statement.bind(bound.name, at: next + 1)
+                        try statement.bind(bound.id, at: next + 2)
+                        next += 3
+                    }
+                    try statement.bind(ItemQuery.containsPattern(term), at: next)
+                    try statement.bind(wanted - found.count, at: next + 1)
+                    var rowids: [Int] = []
+                    while try statement.step() { rowids.append(statement.int(at: 0)) }
+                    return rowids
+                }
+                if found.count == wanted { break }
+                guard let bound else {
+                    // The rest of the range held fewer entries than the chunk: take them from
+                    // the budget and go on with the next head.
+                    left -= try connection.withStatement("SELECT count(*) FROM \(ItemsTable.name) WHERE \(start)") { statement in
+                        _ = try bindStart(statement)
+                        _ = try statement.step()
+                        return statement.int(at: 0)
+                    }
+                    break
+                }
+                left -= chunk
+                guard left > 0 else { return nil }
+                after = bound
+                chunk = min(left, chunk * 8)
             }
             if found.count == wanted { break }
-            // The range held too few matches: how many entries did it take from the budget
-            // (the same entries again, without the rule: cheap)?
-            let read = try connection.withStatement("SELECT count(*) FROM (\(inner))") { statement in
-                _ = try bindRange(statement)
-                _ = try statement.step()
-                return statement.int(at: 0)
-            }
-            guard read < left else { return nil }
-            left -= read
         }
         // Read in the walk's snapshot, so every row is still there (a missing one is left out).
         return try found.dropFirst(query.offset).compactMap { rowid in
