@@ -214,9 +214,11 @@ extension ItemRecords {
         others.nameContains = nil
         let (conditions, bindConditions): ([String], (Connection.Statement, Int) throws -> Int) = others.conditions(connection.dialect)
         let prefix = conditions.map { $0 + " AND " }.joined()
-        // The chunk starts at the head, or after the last key of the chunk before.
-        let fromHead = "\(prefix)name >= ? AND name < ?"
-        let fromKey = "\(prefix)name >= ? AND (name > ? OR id > ?) AND name < ?"
+        // The chunk starts at the head, or after the last key of the chunk before; it ends at
+        // the range's end or at the probe's key. (One upper bound only: given two, SQLite
+        // bounds the index range by one and checks the other on every entry up to the first.)
+        let fromHead = "\(prefix)name >= ?"
+        let fromKey = "\(prefix)name >= ? AND (name > ? OR id > ?)"
         let rule = ItemQuery.containsCondition(connection.dialect)
         var found: [Int] = []
         var left = budget
@@ -224,33 +226,37 @@ extension ItemRecords {
             guard let end = ItemSearch.successor(of: head) else { return nil }
             var after: (name: String, id: String)?
             var chunk = min(left, max(wanted * 64, 1_024))
-            // Binds the chunk's start and the range's end; returns the next parameter.
+            // Binds the chunk's start; returns the next parameter.
             func bindStart(_ statement: Connection.Statement) throws -> Int {
                 let next = try bindConditions(statement, 0)
                 guard let after else {
                     try statement.bind(head, at: next)
-                    try statement.bind(end, at: next + 1)
-                    return next + 2
+                    return next + 1
                 }
                 try statement.bind(after.name, at: next)
                 try statement.bind(after.name, at: next + 1)
                 try statement.bind(after.id, at: next + 2)
-                try statement.bind(end, at: next + 3)
-                return next + 4
+                return next + 3
+            }
+            // Binds the range's end after the start; returns the next parameter.
+            func bindToEnd(_ statement: Connection.Statement) throws -> Int {
+                let next = try bindStart(statement)
+                try statement.bind(end, at: next)
+                return next + 1
             }
             while true {
                 let start = after == nil ? fromHead : fromKey
                 let bound: (name: String, id: String)? = try connection.withStatement(
-                    "SELECT name, id FROM \(ItemsTable.name) WHERE \(start) ORDER BY name, id LIMIT 1 OFFSET ?"
+                    "SELECT name, id FROM \(ItemsTable.name) WHERE \(start) AND name < ? ORDER BY name, id LIMIT 1 OFFSET ?"
                 ) { statement in
-                    try statement.bind(chunk - 1, at: try bindStart(statement))
+                    try statement.bind(chunk - 1, at: try bindToEnd(statement))
                     return try statement.step() ? (statement.text(at: 0), statement.text(at: 1)) : nil
                 }
-                let upTo = bound == nil ? "" : " AND name <= ? AND (name < ? OR id <= ?)"
+                let upTo = bound == nil ? " AND name < ?" : " AND name <= ? AND (name < ? OR id <= ?)"
                 found += try connection.withStatement(
                     "SELECT rowid FROM \(ItemsTable.name) WHERE \(start)\(upTo) AND \(rule) ORDER BY name, id LIMIT ?"
                 ) { statement in
-                    var next = try bindStart(statement)
+                    var next = try bound == nil ? bindToEnd(statement) : bindStart(statement)
                     if let bound {
                         try statement.bind(bound.name, at: next)
                         try statement.bind(bound.name, at: next + 1)
@@ -267,8 +273,8 @@ extension ItemRecords {
                 guard let bound else {
                     // The rest of the range held fewer entries than the chunk: take them from
                     // the budget and go on with the next head.
-                    left -= try connection.withStatement("SELECT count(*) FROM \(ItemsTable.name) WHERE \(start)") { statement in
-                        _ = try bindStart(statement)
+                    left -= try connection.withStatement("SELECT count(*) FROM \(ItemsTable.name) WHERE \(start) AND name < ?") { statement in
+                        _ = try bindToEnd(statement)
                         _ = try statement.step()
                         return statement.int(at: 0)
                     }
