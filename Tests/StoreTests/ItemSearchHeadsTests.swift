@@ -18,10 +18,11 @@ import Testing
         return result.output.split(separator: "\n").map(String.init)
     }
 
-    /// 9,000 items: 2,000 early names ("Aa", "Ab" ...) without the common words; 5,000 late ones
+    /// 13,530 items: 2,000 early names ("Aa", "Ab" ...) without the common words; 5,000 late ones
     /// ("Zy", "Zz") that all hold "Sturdy" in some letter case, a fifth of them with the same
-    /// name (ties, broken by id); 2,000 spread over twenty heads, of which one in ten holds
-    /// "thin" (fewer matches per range than a page). Enough candidates for the walk plans.
+    /// name (ties, broken by id); 4,530 whose "abcd" candidates mostly do not match; 2,000
+    /// spread over twenty heads, of which one in ten holds "thin" (fewer matches per range than
+    /// a page). Enough candidates for the walk plans.
     static func items() -> [Item] {
         var generator = SeededGenerator(state: 6)
         let sturdy = ["Sturdy", "STURDY", "sTuRdY", "sturdy"]
@@ -33,6 +34,14 @@ import Testing
             let head = index % 2 == 0 ? "Zy" : "Zz"
             let name = index % 5 == 0 ? "Zz tie \(sturdy[0]) lamp" : "\(head) \(sturdy.randomElement(using: &generator)!) \(Int.random(in: 0..<100_000, using: &generator))"
             items.append(Item(name: name, status: index % 3 == 0 ? .outOfStock(isOnBackOrder: true) : .inStock(quantity: 2)))
+        }
+        // Candidates that do not match ("abc" and "bcd" apart) first in name order, then the
+        // few matches of "abcd": the walk spends its budget and the candidates answer.
+        for index in 0..<4_500 {
+            items.append(Item(name: "Qa abc-bcd \(index)", status: .inStock(quantity: 4)))
+        }
+        for index in 0..<30 {
+            items.append(Item(name: "Qb ABCD \(index)", status: .inStock(quantity: 4)))
         }
         for index in 0..<2_000 {
             let head = "M\(Character(Unicode.Scalar(97 + index % 20)!))"
@@ -51,7 +60,7 @@ import Testing
         #expect(try test.shell("UPDATE items SET name = 'Ba renamed STURDY' WHERE name = 'Aa early 0';").status == 0)
         #expect(try test.shell("DELETE FROM items WHERE name = 'Zz tie Sturdy lamp' AND rowid % 7 = 0;").status == 0)
         let pages: [(limit: Int, offset: Int)] = [(20, 0), (1, 0), (5, 3), (20, 990), (20, 4_990), (50, 1_000)]
-        for term in ["sturdy", "STURDY", "urd", "tie stu", "y 1", "thin", "THIN 1", "renamed", "hand st", "Zz", "nothing"] {
+        for term in ["sturdy", "STURDY", "urd", "tie stu", "y 1", "thin", "THIN 1", "renamed", "hand st", "Zz", "nothing", "abcd", "bcd 4"] {
             for page in pages {
                 let found = try test.store.items.items(matching: ItemQuery(nameContains: term, limit: page.limit, offset: page.offset))
                 let expected = try Self.scan(test.path, term, limit: page.limit, offset: page.offset)

@@ -37,11 +37,10 @@ enum ItemSearch {
     static let walkSlack = 8
     /// The most rows a bounded walk reads before handing over to the index.
     static let walkCeiling = 60_000
-    /// The most index entries one chunk of the walk by name covers: the probe reads them, then
-    /// the walk reads them again, and at about 60 entries a page, 8,192 entries stay within
-    /// SQLite's default page cache (2 MB) between the two. Larger chunks read every page from
-    /// the file twice (at 1M items, 'keyboard' took 5.5 ms against the scan's 2.1 ms).
-    static let walkChunkCeiling = 8_192
+    /// SQLite virtual-machine instructions the walk by name spends per index entry it reads
+    /// (5 measured with the sqlite3 shell's `.stats` on 1M items: 135,234 for 27,018 entries),
+    /// rounded up: the walk's budget in entries becomes a budget in instructions.
+    static let walkInstructionsPerEntry = 6
     /// At most this many trigrams of a long term go into the index query: each costs a doclist
     /// to read, and the candidates are checked with LIKE anyway.
     static let trigramCeiling = 12
@@ -200,17 +199,18 @@ extension ItemRecords {
         }
     }
 
-    /// The page `query` selects when its matches lie within the first `budget` rows it reads in
-    /// name order (after the query's other conditions) from the ranges of `heads`, or when those
-    /// ranges hold fewer rows than that; nil when the page might need rows past the budget.
+    /// The page `query` selects when its matches lie within about the first `budget` rows it
+    /// reads in name order (after the query's other conditions) from the ranges of `heads`, or
+    /// when those ranges hold fewer rows than that; nil when the page might need rows past it.
     ///
     /// Names outside those ranges cannot match (``headsHolding(_:)``), so the walk skips them: a
-    /// common term whose names all sort late starts where they start. Each range is walked in
-    /// chunks, growing 4x up to ``ItemSearch/walkChunkCeiling``, so a dense term stops early: a probe finds the key `chunk`
-    /// entries further (OFFSET, which SQLite skips without evaluating anything), then one
-    /// statement walks up to that key with the LIKE rule in its WHERE, stopping at the page's
-    /// last match. Both run inside SQLite; stepping every entry out to Swift, or yielding it
-    /// from a subquery, cost 3-6x as much per entry. The page's rows are then read by rowid.
+    /// common term whose names all sort late starts where they start. Each range is one
+    /// statement with the LIKE rule in its WHERE, run by SQLite, stopping at the page's last
+    /// match; SQLite itself counts the work against the budget
+    /// (``ItemSearch/walkInstructionsPerEntry`` instructions an entry) and stops the walk when
+    /// it is spent. One pass: bounding the walk by key first (a probe with OFFSET) read every
+    /// entry twice, and stepping each entry out to Swift cost 6x as much.
+    /// The page's rows are then read by rowid.
     private func walkedItems(_ query: ItemQuery, limit: Int, budget: Int, heads: [String]) throws -> [Item]? {
         guard let term = query.nameContains else { return nil }
         guard limit > 0 else { return [] }
@@ -218,80 +218,28 @@ extension ItemRecords {
         var others = query
         others.nameContains = nil
         let (conditions, bindConditions): ([String], (Connection.Statement, Int) throws -> Int) = others.conditions(connection.dialect)
-        let prefix = conditions.map { $0 + " AND " }.joined()
-        // The chunk starts at the head, or after the last key of the chunk before; it ends at
-        // the range's end or at the probe's key. (One upper bound only: given two, SQLite
-        // bounds the index range by one and checks the other on every entry up to the first.)
-        let fromHead = "\(prefix)name >= ?"
-        let fromKey = "\(prefix)name >= ? AND (name > ? OR id > ?)"
-        let rule = ItemQuery.containsCondition(connection.dialect)
-        var found: [Int] = []
-        var left = budget
-        for head in heads {
-            guard let end = ItemSearch.successor(of: head) else { return nil }
-            var after: (name: String, id: String)?
-            var chunk = min(left, max(wanted * 64, 1_024), ItemSearch.walkChunkCeiling)
-            // Binds the chunk's start; returns the next parameter.
-            func bindStart(_ statement: Connection.Statement) throws -> Int {
-                let next = try bindConditions(statement, 0)
-                guard let after else {
+        let range = (conditions + ["name >= ? AND name < ?", ItemQuery.containsCondition(connection.dialect)]).joined(separator: " AND ")
+        let walk = "SELECT rowid FROM \(ItemsTable.name) WHERE \(range) ORDER BY name, id LIMIT ?"
+        let instructions = budget.multipliedReportingOverflow(by: ItemSearch.walkInstructionsPerEntry)
+        let found: [Int]? = try connection.withInstructionBudget(instructions.overflow ? Int.max : instructions.partialValue) {
+            var found: [Int] = []
+            for head in heads {
+                guard let end = ItemSearch.successor(of: head) else { return nil }
+                found += try connection.withStatement(walk) { statement in
+                    let next = try bindConditions(statement, 0)
                     try statement.bind(head, at: next)
-                    return next + 1
-                }
-                try statement.bind(after.name, at: next)
-                try statement.bind(after.name, at: next + 1)
-                try statement.bind(after.id, at: next + 2)
-                return next + 3
-            }
-            // Binds the range's end after the start; returns the next parameter.
-            func bindToEnd(_ statement: Connection.Statement) throws -> Int {
-                let next = try bindStart(statement)
-                try statement.bind(end, at: next)
-                return next + 1
-            }
-            while true {
-                let start = after == nil ? fromHead : fromKey
-                let bound: (name: String, id: String)? = try connection.withStatement(
-                    "SELECT name, id FROM \(ItemsTable.name) WHERE \(start) AND name < ? ORDER BY name, id LIMIT 1 OFFSET ?"
-                ) { statement in
-                    try statement.bind(chunk - 1, at: try bindToEnd(statement))
-                    return try statement.step() ? (statement.text(at: 0), statement.text(at: 1)) : nil
-                }
-                let upTo = bound == nil ? " AND name < ?" : " AND name <= ? AND (name < ? OR id <= ?)"
-                found += try connection.withStatement(
-                    "SELECT rowid FROM \(ItemsTable.name) WHERE \(start)\(upTo) AND \(rule) ORDER BY name, id LIMIT ?"
-                ) { statement in
-                    var next = try bound == nil ? bindToEnd(statement) : bindStart(statement)
-                    if let bound {
-                        try statement.bind(bound.name, at: next)
-                        try statement.bind(bound.name, at: next + 1)
-                        try statement.bind(bound.id, at: next + 2)
-                        next += 3
-                    }
-                    try statement.bind(ItemQuery.containsPattern(term), at: next)
-                    try statement.bind(wanted - found.count, at: next + 1)
+                    try statement.bind(end, at: next + 1)
+                    try statement.bind(ItemQuery.containsPattern(term), at: next + 2)
+                    try statement.bind(wanted - found.count, at: next + 3)
                     var rowids: [Int] = []
                     while try statement.step() { rowids.append(statement.int(at: 0)) }
                     return rowids
                 }
                 if found.count == wanted { break }
-                guard let bound else {
-                    // The rest of the range held fewer entries than the chunk: take them from
-                    // the budget and go on with the next head.
-                    left -= try connection.withStatement("SELECT count(*) FROM \(ItemsTable.name) WHERE \(start) AND name < ?") { statement in
-                        _ = try bindToEnd(statement)
-                        _ = try statement.step()
-                        return statement.int(at: 0)
-                    }
-                    break
-                }
-                left -= chunk
-                guard left > 0 else { return nil }
-                after = bound
-                chunk = min(left, chunk * 4, ItemSearch.walkChunkCeiling)
             }
-            if found.count == wanted { break }
-        }
+            return found
+        } ?? nil
+        guard let found else { return nil }
         // Read in the walk's snapshot, so every row is still there (a missing one is left out).
         return try found.dropFirst(query.offset).compactMap { rowid in
             try connection.withStatement("\(ItemsTable.selectAll) WHERE rowid = ?") { statement in
