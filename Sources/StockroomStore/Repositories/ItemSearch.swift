@@ -209,7 +209,7 @@ extension ItemRecords {
     /// match; SQLite itself counts the work against the budget
     /// (``ItemSearch/walkInstructionsPerEntry`` instructions an entry) and stops the walk when
     /// it is spent. One pass: bounding the walk by key first (a probe with OFFSET) read every
-    /// entry twice, and stepping each entry out to Swift cost 6x as much.
+    /// entry twice, and stepping each entry out to Swift cost 13-20% more (BENCHMARKS.md, W11).
     /// The page's rows are then read by rowid.
     private func walkedItems(_ query: ItemQuery, limit: Int, budget: Int, heads: [String]) throws -> [Item]? {
         guard let term = query.nameContains else { return nil }
