@@ -3,6 +3,7 @@
 //                       [--implementations raw,stockroom]
 //   StockroomBenchmarks --postgres [--quick] [--only W2] [--large-size 100000] [--runs 15]
 //                                              W1-W3 on a throwaway PostgreSQL server, printed only
+//   --large-db PATH                            keep the large database at PATH; reuse it if there
 //   --without-search-index                     drop the trigram index after migrating (W1 before issue 21)
 //   --largest-insert-implementations raw,stockroom
 //                                              W1's largest size only for these (GRDB's two sides
@@ -82,11 +83,21 @@ if selected("W1") {
     }
 }
 
-// One large database serves W2, W3, W5 and W6.
-let largePath = try Harness.freshDatabase(in: scratch, name: "large.sqlite")
+// One large database serves W2, W3, W5 and W6. `--large-db PATH` keeps it at PATH and reuses it
+// when it is already there (built by an earlier run with the same --large-size): W11 only reads
+// it, and building 1M items takes minutes on a loaded machine.
+let keptLarge = option("--large-db")
+let reuseLarge = keptLarge.map { FileManager.default.fileExists(atPath: $0) } ?? false
+let largePath = try keptLarge.flatMap { reuseLarge ? $0 : nil }
+    ?? Harness.freshDatabase(in: keptLarge.map { URL(filePath: $0).deletingLastPathComponent() } ?? scratch,
+                             name: keptLarge.map { URL(filePath: $0).lastPathComponent } ?? "large.sqlite")
 if selected("W2") || selected("W3") || selected("W5") || selected("W6") || selected("W7") || selected("W8") || selected("W11") {
-    log("building the \(largeSize)-item database")
-    try StockroomImplementation().seed(path: largePath, items: largeItems)
+    if reuseLarge {
+        log("reusing the large database \(largePath)")
+    } else {
+        log("building the \(largeSize)-item database")
+        try StockroomImplementation().seed(path: largePath, items: largeItems)
+    }
 }
 
 if selected("W2") {

@@ -139,6 +139,10 @@ protocol StoreConnection: AnyObject {
     /// (a search's count of candidates, which picks its plan, and the rows the plan reads). In
     /// a transaction already open, `body` runs in it.
     func inReadTransaction<T>(_ body: () throws -> T) throws -> T
+    /// Runs `body`, or returns nil once its statements have done about `instructions` units of
+    /// the engine's work (SQLite: virtual-machine instructions); engines without such a count
+    /// run `body` to the end. What a search walk uses to stop without a second pass.
+    func withInstructionBudget<T>(_ instructions: Int, _ body: () throws -> T) throws -> T?
     /// Rows per page when a long read is taken in keyset pages (PostgreSQL, whose client holds
     /// a whole result); nil when one statement streams every row as it is stepped (SQLite).
     var readPageSize: Int? { get }
