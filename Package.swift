@@ -6,6 +6,9 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "stockroom", targets: ["stockroom"]),
+        // The web front, a program of its own: `stockroom serve` runs it (execv), so that no other
+        // command pays for Hummingbird and SwiftNIO at start-up (BENCHMARKS.md, "Start-up, third round").
+        .executable(name: "stockroom-serve", targets: ["stockroom-serve"]),
         .library(name: "SQLiteCore", targets: ["SQLiteCore"]),
         .library(name: "StockroomMigrations", targets: ["StockroomMigrations"]),
         .library(name: "Inventory", targets: ["Inventory"]),
@@ -15,7 +18,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // The web front only (`stockroom serve`): HTTP/1.1 on SwiftNIO, and its testing module.
+        // The web front only (`stockroom-serve`): HTTP/1.1 on SwiftNIO, and its testing module.
         // Without its default traits: "FullFoundation" imports Foundation's full module and
         // "ConfigurationSupport" links swift-configuration, which does too; either puts
         // Foundation, FoundationInternationalization and ICU back into every `stockroom` start
@@ -63,17 +66,39 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
+        // What both programs share on the command line: the exit codes and the one `error:` line
+        // (Failure), `--db`/`--busy-timeout`, the start-up checks of argv and the version.
+        .target(
+            name: "StockroomCommandLine",
+            dependencies: [
+                "StockroomStore",
+                "Inventory",
+                "TextFormats",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         // The command-line front: thin over the store, and no engine code of its own: `query`,
         // `check`, `migrate`, backups and the exit codes of engine errors all go through
         // StockroomStore's engine-neutral API, so a second front needs no more than this.
+        // No web server: `stockroom serve` execs `stockroom-serve`, found next to this binary.
         .executableTarget(
             name: "stockroom",
             dependencies: [
+                "StockroomCommandLine",
                 "StockroomStore",
                 "Inventory",
                 "DraftFlow",
                 "TextFormats",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // `stockroom serve`'s program: its options and exit codes, over StockroomServer.
+        .executableTarget(
+            name: "stockroom-serve",
+            dependencies: [
+                "StockroomCommandLine",
                 "StockroomServer",
+                "StockroomStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -98,7 +123,7 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
-        .testTarget(name: "CLITests", dependencies: ["StockroomTestSupport", "stockroom", "StockroomStore", "StockroomMigrations", "SQLiteCore", "PostgresCore",
+        .testTarget(name: "CLITests", dependencies: ["StockroomTestSupport", "stockroom", "StockroomCommandLine", "StockroomStore", "StockroomMigrations", "SQLiteCore", "PostgresCore",
                                                    .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         // The system's libpq headers (Debian: libpq-dev), beside CSQLite: no Swift wrapper

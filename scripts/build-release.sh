@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Sets up the machine, builds the release `stockroom` and prints its path on stdout.
+# Sets up the machine, builds the release `stockroom` and `stockroom-serve` (the web server, which
+# `stockroom serve` runs from the same folder; README, "Install") and prints stockroom's path on
+# stdout. Both programs are linked the same way.
 #
 # The Swift runtime and Foundation are linked statically: the binary starts in about half the
 # time, which matters for a command that scripts run thousands of times (see BENCHMARKS.md, W6).
@@ -29,6 +31,8 @@ if [ -f "$archive" ]; then
     ln -sfn "$archive" "$static_cxx/libstdc++.a"
     link_flags+=(-Xswiftc -L -Xswiftc "$PWD/$static_cxx")
 fi
-swift build -c release --product stockroom --static-swift-stdlib "${link_flags[@]}" 2>&1 \
-    | { grep -v "the use of \`mktemp' is dangerous" || true; } >&2
+for product in stockroom stockroom-serve; do
+    swift build -c release --product "$product" --static-swift-stdlib "${link_flags[@]}" 2>&1 \
+        | { grep -v "the use of \`mktemp' is dangerous" || true; } >&2
+done
 echo "$(swift build -c release --static-swift-stdlib --show-bin-path)/stockroom"

@@ -175,6 +175,12 @@ CREATE VIRTUAL TABLE items_search USING fts5(
     columnsize = 0
 );
 
+CREATE TABLE items_search_heads (
+    trigram TEXT NOT NULL,
+    head TEXT NOT NULL,
+    PRIMARY KEY (trigram, head)
+) WITHOUT ROWID;
+
 CREATE TABLE schema_migrations (
     -- One row per migration file applied, written by stockroom in the same
     -- transaction as the migration itself.
@@ -293,4 +299,22 @@ CREATE TRIGGER items_search_after_update AFTER UPDATE ON items
 WHEN old.name IS NOT new.name OR old.rowid IS NOT new.rowid BEGIN
     INSERT INTO items_search (items_search, rowid, name) VALUES ('delete', old.rowid, old.name);
     INSERT INTO items_search (rowid, name) VALUES (new.rowid, new.name);
+END;
+
+CREATE TRIGGER items_search_heads_after_insert AFTER INSERT ON items
+WHEN length(new.name) >= 3 BEGIN
+    INSERT OR IGNORE INTO items_search_heads (trigram, head)
+    SELECT lower(substr(new.name, position, 3)), substr(new.name, 1, 2)
+    FROM (WITH RECURSIVE positions(position) AS (
+              SELECT 1 UNION ALL SELECT position + 1 FROM positions WHERE position + 3 <= length(new.name))
+          SELECT position FROM positions);
+END;
+
+CREATE TRIGGER items_search_heads_after_update AFTER UPDATE OF name ON items
+WHEN length(new.name) >= 3 AND old.name IS NOT new.name BEGIN
+    INSERT OR IGNORE INTO items_search_heads (trigram, head)
+    SELECT lower(substr(new.name, position, 3)), substr(new.name, 1, 2)
+    FROM (WITH RECURSIVE positions(position) AS (
+              SELECT 1 UNION ALL SELECT position + 1 FROM positions WHERE position + 3 <= length(new.name))
+          SELECT position FROM positions);
 END;

@@ -50,8 +50,10 @@ public final class Connection {
     public init(_ connectionString: String) throws {
         let pq = try PostgresClientLibrary.functions()
         self.pq = pq
-        self.connectionString = connectionString
+        // Messages show the string as the user wrote it; libpq gets its lower-case scheme.
         redactedConnectionString = ConnectionString.redacted(connectionString)
+        let connectionString = ConnectionString.normalizedForLibPQ(connectionString)
+        self.connectionString = connectionString
         passwords = ConnectionString.passwords(in: connectionString)
         let passwords = passwords
         func clean(_ message: String) -> String { Connection.clean(message, passwords: passwords) }

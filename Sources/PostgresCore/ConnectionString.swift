@@ -22,6 +22,15 @@ public enum ConnectionString {
         uriPrefixLength(text) != nil
     }
 
+    /// `text` as libpq reads it: a URI's scheme in lower case. Schemes are case-insensitive
+    /// (RFC 3986), and ``isPostgresURI(_:)`` takes `POSTGRESQL://` for a server, but libpq
+    /// compares the prefix byte for byte and would read the rest as keyword/value pairs.
+    static func normalizedForLibPQ(_ text: String) -> String {
+        guard let prefix = uriPrefixLength(text) else { return text }
+        return String(decoding: text.utf8.prefix(prefix), as: UTF8.self).lowercased()
+            + String(decoding: text.utf8.dropFirst(prefix), as: UTF8.self)
+    }
+
     /// `text` with every password replaced by `***`: in the URI's user information, in a
     /// `password=` query parameter, and in a keyword/value string's `password` keyword.
     ///

@@ -59,6 +59,8 @@ public final class Database {
     public let busyTimeoutMilliseconds: Int32
     let handle: OpaquePointer
     private var statementCache: [String: Statement] = [:]
+    /// Whether an ``ExecutionTimeLimit`` holds the connection's one progress handler.
+    var progressHandlerTaken = false
     /// Set by ``prepareForWritingOnFirstChange()`` on a file still in a rollback-journal mode,
     /// until a committed write transaction that changed rows has switched it to WAL.
     var switchesToWriteAheadLogAfterChange = false
@@ -239,6 +241,37 @@ public final class Database {
         let statement = try cachedStatement(sql)
         defer { statement.reset() }
         return try body(statement)
+    }
+
+    /// Runs `body` and returns its result, or nil when the statements it runs took more than
+    /// about `instructions` SQLite virtual-machine instructions between them: the statement
+    /// running then fails with `SQLITE_INTERRUPT`, which ends `body`. A budget in work done,
+    /// not time, so the same data gives the same outcome on a loaded machine (a read statement
+    /// interrupted leaves the transaction open). While an ``ExecutionTimeLimit`` holds the
+    /// progress handler, `body` runs without a budget.
+    public func withInstructionBudget<T>(_ instructions: Int, _ body: () throws -> T) throws -> T? {
+        guard !progressHandlerTaken else { return try body() }
+        // SQLite calls the handler every `granularity` instructions; the box counts the calls.
+        let granularity: Int32 = 1_000
+        let calls = UnsafeMutablePointer<Int>.allocate(capacity: 2)
+        calls[0] = 0
+        calls[1] = max(1, instructions / Int(granularity))
+        progressHandlerTaken = true
+        sqlite3_progress_handler(handle, granularity, { context in
+            guard let count = context?.assumingMemoryBound(to: Int.self) else { return 0 }
+            count[0] += 1
+            return count[0] >= count[1] ? 1 : 0
+        }, calls)
+        defer {
+            sqlite3_progress_handler(handle, 0, nil, nil)
+            progressHandlerTaken = false
+            calls.deallocate()
+        }
+        do {
+            return try body()
+        } catch let error as SQLiteError where error.isInterrupted {
+            return nil
+        }
     }
 
     /// Runs every statement in `sql` in order (a script separated by semicolons).

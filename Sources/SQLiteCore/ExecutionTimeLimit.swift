@@ -30,6 +30,7 @@ public final class ExecutionTimeLimit {
         self.database = database
         self.seconds = seconds
         self.budget = UInt64(max(0, seconds) * 1_000_000_000)
+        database.progressHandlerTaken = true
         sqlite3_progress_handler(database.handle, Self.instructionsPerCheck, { context in
             guard let context else { return 0 }
             let limit = Unmanaged<ExecutionTimeLimit>.fromOpaque(context).takeUnretainedValue()
@@ -39,6 +40,7 @@ public final class ExecutionTimeLimit {
 
     deinit {
         sqlite3_progress_handler(database.handle, 0, nil, nil)
+        database.progressHandlerTaken = false
     }
 
     /// Advances `statement` to its next row, charging the time it takes to the budget.

@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// The `stockroom` command: an inventory kept in a local SQLite file or in a PostgreSQL database.
-struct Stockroom: ParsableCommand {
+struct Stockroom: RootCommand {
     /// What parsing needs, and no more: the exit codes in the discussion and the full version
     /// line are added by ``completeForDisplay()`` only when help or the version is printed,
     /// so that an ordinary command builds neither at start-up (W6): building the wrapped
@@ -38,4 +38,12 @@ struct Stockroom: ParsableCommand {
         configuration.discussion = discussion(wrapped: wrapped)
         configuration.version = StockroomVersion.line
     }
+}
+
+extension Failure {
+    /// ``Failure/report(_:root:)`` for `stockroom`.
+    static func report(_ error: any Error) -> Int32 { report(error, root: Stockroom.self) }
+
+    /// ``Failure/classify(_:root:)`` for `stockroom`.
+    static func classify(_ error: any Error) -> (Code, String) { classify(error, root: Stockroom.self) }
 }

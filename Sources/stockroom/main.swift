@@ -7,6 +7,10 @@ import Glibc
 StartUp.ignoreFatalSignals()
 do {
     let arguments = GlobalOptions.hoisted(try StartUp.arguments())
+    // `serve` is another program's (Commands/Serve/): its arguments go to it as typed, help included.
+    if let serverArguments = ServeCommand.serverArguments(for: arguments) {
+        try ServerProgram.replaceProcess(arguments: serverArguments)
+    }
     // The commands scripts run most skip ArgumentParser's start-up cost (FastPath/FastPath.swift).
     let mode = FastPath.Mode.current
     if mode != .argumentParserOnly, let command = FastPath.command(for: arguments) {

@@ -6,11 +6,14 @@ import Testing
 /// without it (it costs every start 4.5 ms and 25 libraries; BENCHMARKS.md, "libpq on demand")
 /// and runs on a machine where libpq is not installed.
 @Suite struct SharedLibraryTests {
-    @Test func theBinaryDoesNotNeedLibpqAtStartUp() throws {
-        let needed = try SharedLibraries.needed(by: Processes.stockroomPath)
+    /// Both programs: `stockroom` and `stockroom-serve`, which `stockroom serve` runs.
+    static let programs = [Processes.stockroomPath, Processes.serverPath]
+
+    @Test(arguments: programs) func theBinaryDoesNotNeedLibpqAtStartUp(program: String) throws {
+        let needed = try SharedLibraries.needed(by: program)
         // SQLite is linked, as it is used on every run: seeing it proves readelf was understood.
         #expect(needed.contains("libsqlite3.so.0"), "\(needed)")
-        #expect(!needed.contains { $0.hasPrefix("libpq") }, "stockroom needs \(needed)")
+        #expect(!needed.contains { $0.hasPrefix("libpq") }, "\(program) needs \(needed)")
     }
 
     @Test func aRunOnAFileNeverLoadsLibpq() throws {
@@ -33,12 +36,12 @@ import Testing
     /// which links Swift's libraries dynamically, a module that imports Foundation again shows up
     /// as a needed library. libdispatch is allowed: SwiftNIO, under Hummingbird in `serve`,
     /// needs it whatever Stockroom imports, and it is small and loads no ICU.
-    @Test func theBinaryDoesNotNeedFoundationsFullModule() throws {
-        let needed = try SharedLibraries.needed(by: Processes.stockroomPath)
+    @Test(arguments: programs) func theBinaryDoesNotNeedFoundationsFullModule(program: String) throws {
+        let needed = try SharedLibraries.needed(by: program)
         // FoundationEssentials is expected (UUID, Data, FileManager): it proves the list was read.
         #expect(needed.contains("libFoundationEssentials.so"), "\(needed)")
         for library in ["libFoundation.so", "libFoundationInternationalization.so", "lib_FoundationICU.so"] {
-            #expect(!needed.contains(library), "stockroom needs \(library): \(needed)")
+            #expect(!needed.contains(library), "\(program) needs \(library): \(needed)")
         }
     }
 
@@ -49,6 +52,19 @@ import Testing
                                           environment: ["LD_DEBUG": "files"])
         #expect(run.status == 0, "\(run)")
         #expect(run.output.contains("\"Lamp\""), "\(run)")
+        #expect(run.stderr.contains("file=libFoundationEssentials.so"), "LD_DEBUG's output was not understood: \(run.stderr.prefix(2000))")
+        for library in ["file=libFoundation.so", "libFoundationInternationalization", "ICU"] {
+            #expect(!run.stderr.contains(library), "\(library) was loaded: \(run.stderr.prefix(4000))")
+        }
+    }
+
+    /// `stockroom serve` execs the server: neither process loads Foundation's full module or ICU
+    /// (the server answering a bad option, after its start-up).
+    @Test func serveNeverLoadsFoundationsFullModuleOrICU() throws {
+        let run = try Processes.stockroom(["serve", "--port", "70000"], environment: ["LD_DEBUG": "files"])
+        #expect(run.status == 64, "\(run)")
+        #expect(run.stderr.contains("error: --port must be between 0 and 65535"), "\(run.stderr.suffix(2000))")
+        #expect(run.stderr.contains("stockroom-serve"), "the exec was not seen: \(run.stderr.prefix(4000))")
         #expect(run.stderr.contains("file=libFoundationEssentials.so"), "LD_DEBUG's output was not understood: \(run.stderr.prefix(2000))")
         for library in ["file=libFoundation.so", "libFoundationInternationalization", "ICU"] {
             #expect(!run.stderr.contains(library), "\(library) was loaded: \(run.stderr.prefix(4000))")

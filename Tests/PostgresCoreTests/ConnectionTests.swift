@@ -16,6 +16,18 @@ import Testing
         #expect(connection.transactionState == .idle)
     }
 
+    /// A scheme is case-insensitive (`--db` takes `POSTGRESQL://` for a server), while libpq
+    /// compares it byte for byte: the connection must reach the server, not fail to parse.
+    @Test(arguments: ["POSTGRESQL://", "Postgres://"])
+    func aURIWithTheSchemeInCapitalsConnects(_ scheme: String) throws {
+        let uri = schema.uri
+        let rest = uri.drop { $0 != ":" }
+        #expect(uri.hasPrefix("postgresql:") && rest.hasPrefix("://"), "\(uri)")
+        #expect(ConnectionString.isPostgresURI(scheme + rest.dropFirst(3)))
+        let connection = try Connection(scheme + rest.dropFirst(3))
+        #expect(try connection.query("SELECT current_schema()").scalar(String.self) == schema.name)
+    }
+
     @Test func parametersRoundTripEveryTypeAsText() throws {
         let connection = try schema.connect()
         let id = UUID()

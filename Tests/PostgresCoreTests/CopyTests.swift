@@ -113,3 +113,70 @@ import Testing
         #expect(connection.transactionState == .idle)
     }
 }
+
+/// COPY ... TO STDOUT streams every row, undoes every escape of the text format, tells NULL
+/// from the text `\N`, and leaves the connection usable when the reader stops.
+@Suite struct CopyOutTests {
+    let schema: TestSchema
+    init() throws { schema = try TestSchema() }
+
+    /// The rows of `table` as `copyOut` gives them: each field's text, nil for NULL.
+    static func rows(_ connection: Connection, _ sql: String) throws -> [[String?]] {
+        var rows: [[String?]] = []
+        try connection.copyOut(sql) { row in
+            var fields: [String?] = []
+            row.forEachField { field in fields.append(field.map { String(decoding: $0, as: UTF8.self) }) }
+            rows.append(fields)
+        }
+        return rows
+    }
+
+    @Test func everyValueComesBackAsItWasStoredAndNullApartFromItsSpelling() throws {
+        let connection = try schema.connect()
+        try connection.execute("CREATE TABLE t (n integer, value text, quantity bigint)")
+        // Every character COPY's text format escapes (\b \f \n \r \t \v and the backslash),
+        // the spelling of NULL as text, an empty text, and text that needs no escape.
+        let values: [String?] = ["tab\there", "line\nbreak\r\n", "back\\slash \\N \\.", nil, "", "\\N",
+                                 "\u{08}\u{0C}\u{0B}\u{01}", "ünïcödé ✓", "\t", "end\\"]
+        try connection.copyIn("COPY t FROM STDIN") { writer in
+            for (n, value) in values.enumerated() { try writer.writeRow([String(n), value, n % 2 == 0 ? String(-n * 1_000_000_007) : nil]) }
+        }
+        let rows = try CopyOutTests.rows(connection, "COPY (SELECT n, value, quantity FROM t ORDER BY n) TO STDOUT")
+        #expect(rows.map { $0[1] } == values)
+        #expect(rows.map { $0[0] } == values.indices.map { String($0) })
+        #expect(rows.map { $0[2] } == values.indices.map { $0 % 2 == 0 ? String(-$0 * 1_000_000_007) : nil })
+    }
+
+    @Test func streamsAHundredThousandRowsAndCountsThem() throws {
+        let connection = try schema.connect()
+        try connection.execute("CREATE TABLE t AS SELECT i AS id, 'item ' || i AS name FROM generate_series(1, 100000) AS i")
+        var sum = 0, rows = 0
+        let sent = try connection.copyOut("COPY t (id, name) TO STDOUT") { row in
+            var column = 0
+            row.forEachField { field in
+                if column == 0 { sum += Int(String(decoding: field!, as: UTF8.self))! }
+                column += 1
+            }
+            rows += 1
+        }
+        #expect(sent == 100_000 && rows == 100_000)
+        #expect(sum == 100_000 * 100_001 / 2)
+    }
+
+    @Test func aReaderThatThrowsStopsTheCopyAndTheConnectionStaysUsable() throws {
+        struct Stop: Error {}
+        let connection = try schema.connect()
+        try connection.execute("CREATE TABLE t AS SELECT i AS id FROM generate_series(1, 1000) AS i")
+        var seen = 0
+        #expect(throws: Stop.self) {
+            try connection.copyOut("COPY t TO STDOUT") { _ in
+                seen += 1
+                if seen == 10 { throw Stop() }
+            }
+        }
+        #expect(seen == 10, "no row after the one that threw")
+        #expect(try connection.query("SELECT count(*) FROM t")[0].get(Int.self, at: 0) == 1000)
+        #expect(throws: PostgresError.self) { try connection.copyOut("SELECT 1") { _ in } }
+        #expect(try connection.query("SELECT 2")[0].get(Int.self, at: 0) == 2)
+    }
+}

@@ -49,6 +49,11 @@ public enum Processes {
         ProcessInfo.processInfo.environment["STOCKROOM_BIN"] ?? productsDirectory.appending(path: "stockroom").path
     }
 
+    /// `stockroom-serve`, the program `stockroom serve` runs: beside the `stockroom` under test.
+    public static var serverPath: String {
+        URL(fileURLWithPath: stockroomPath).deletingLastPathComponent().appending(path: "stockroom-serve").path
+    }
+
     /// The package's root folder, found from this source file's location.
     public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -155,9 +155,9 @@ struct TransferWorkloads {
     }
 
     /// Writes the rows between this workload's own markers in BENCHMARKS.md.
-    static func write(_ results: [TransferResult], runs: Int, quick: Bool, to path: String) throws {
+    static func write(_ results: [TransferResult], runs: Int, invocation: String, to path: String) throws {
         var text = startMarker + "\n\n"
-        text += "Measured \(ISO8601DateFormatter().string(from: Date())) with `scripts/bench.sh\(quick ? " --quick" : "") --only W5,W7,W8`: "
+        text += "Measured \(ISO8601DateFormatter().string(from: Date())) with `\(invocation)`: "
         text += "\(ProcessInfo.processInfo.activeProcessorCount) cores, SQLite \(Database.libraryVersion), load average before the run "
         text += "\(loadAverage()). Whole processes, best of \(runs) (sides taken in turn); the ratio is best to best, against the first row of the workload; "
         text += "peak memory is the largest resident set of the runs.\n\n"
@@ -167,14 +167,7 @@ struct TransferWorkloads {
             text += "\(String(format: "%.0f MB", result.peakMegabytes)) | \(String(format: "%.2fx", result.ratio)) |\n"
         }
         text += "\n" + endMarker
-        let existing = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-        let updated: String
-        if let start = existing.range(of: startMarker), let end = existing.range(of: endMarker) {
-            updated = existing.replacingCharacters(in: start.lowerBound..<end.upperBound, with: text)
-        } else {
-            updated = existing + "\n" + text + "\n"
-        }
-        try updated.write(toFile: path, atomically: true, encoding: .utf8)
+        try Report.replaceSection(of: path, from: startMarker, to: endMarker, with: text)
     }
 
     static func loadAverage() -> String {

@@ -4,7 +4,7 @@ import Inventory
 /// The workloads of issue #5. Implementations take turns within each run, so drift in the
 /// machine's speed affects them alike; the first run is a warm-up and is not recorded.
 struct Workloads {
-    let implementations: [any Implementation]
+    var implementations: [any Implementation]
     let runs: Int
     let scratch: URL
     let log: (String) -> Void

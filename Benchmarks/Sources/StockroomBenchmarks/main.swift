@@ -3,7 +3,11 @@
 //                       [--implementations raw,stockroom]
 //   StockroomBenchmarks --postgres [--quick] [--only W2] [--large-size 100000] [--runs 15]
 //                                              W1-W3 on a throwaway PostgreSQL server, printed only
+//   --large-db PATH                            keep the large database at PATH; reuse it if there
 //   --without-search-index                     drop the trigram index after migrating (W1 before issue 21)
+//   --largest-insert-implementations raw,stockroom
+//                                              W1's largest size only for these (GRDB's two sides
+//                                              add some 10 minutes at 1M)
 import Foundation
 import Inventory
 import SQLiteCore
@@ -14,6 +18,11 @@ func option(_ name: String) -> String? {
     return arguments[index + 1]
 }
 let quick = arguments.contains("--quick")
+// How the run was asked for, as printed beside its figures: scripts/bench.sh passes the binary
+// and the output file itself, so those two are left out.
+let invocation = (["scripts/bench.sh"] + arguments.enumerated().filter { index, argument in
+    !["--stockroom", "--output"].contains(argument) && (index == 0 || !["--stockroom", "--output"].contains(arguments[index - 1]))
+}.map(\.element)).joined(separator: " ")
 let stockroomBinary = option("--stockroom")
 let output = option("--output")
 let only = option("--only").map { Set($0.split(separator: ",").map(String.init)) }
@@ -44,6 +53,7 @@ let implementations: [any Implementation] = [
 ].filter { implementation in
     chosen.map { $0.contains { implementation.name.lowercased().hasPrefix($0) } } ?? true
 }
+let loadAverageBefore = TransferWorkloads.loadAverage()
 let workloads = Workloads(implementations: implementations, runs: runs, scratch: scratch, log: log)
 var results: [Result] = []
 
@@ -54,23 +64,40 @@ if arguments.contains("--postgres") {
     let postgresResults = try PostgresWorkloads.run(insertSizes: insertSizes, items: largeItems,
                                                     queries: Dataset.pageQueries(count: sizes.queries), runs: runs,
                                                     scratch: scratch, selected: selected, log: log)
-    print(Report(results: postgresResults, quick: quick, runs: runs).table())
+    print(Report(results: postgresResults, invocation: invocation, runs: runs).table())
     try? FileManager.default.removeItem(at: scratch)
     exit(0)
 }
 
 if selected("W1") {
+    let largestChosen = option("--largest-insert-implementations").map { $0.split(separator: ",").map { $0.lowercased() } }
     for size in insertSizes {
         log("W1: insert \(size) items in one transaction")
-        results += try workloads.insertAll(Array(largeItems.prefix(size)), label: "W1 insert \(size)")
+        var sized = workloads
+        if let largestChosen, size == insertSizes.max(), insertSizes.count > 1 {
+            sized.implementations = implementations.filter { implementation in
+                largestChosen.contains { implementation.name.lowercased().hasPrefix($0) }
+            }
+        }
+        results += try sized.insertAll(Array(largeItems.prefix(size)), label: "W1 insert \(size)")
     }
 }
 
-// One large database serves W2, W3, W5 and W6.
-let largePath = try Harness.freshDatabase(in: scratch, name: "large.sqlite")
+// One large database serves W2, W3, W5 and W6. `--large-db PATH` keeps it at PATH and reuses it
+// when it is already there (built by an earlier run with the same --large-size): W11 only reads
+// it, and building 1M items takes minutes on a loaded machine.
+let keptLarge = option("--large-db")
+let reuseLarge = keptLarge.map { FileManager.default.fileExists(atPath: $0) } ?? false
+let largePath = try keptLarge.flatMap { reuseLarge ? $0 : nil }
+    ?? Harness.freshDatabase(in: keptLarge.map { URL(filePath: $0).deletingLastPathComponent() } ?? scratch,
+                             name: keptLarge.map { URL(filePath: $0).lastPathComponent } ?? "large.sqlite")
 if selected("W2") || selected("W3") || selected("W5") || selected("W6") || selected("W7") || selected("W8") || selected("W11") {
-    log("building the \(largeSize)-item database")
-    try StockroomImplementation().seed(path: largePath, items: largeItems)
+    if reuseLarge {
+        log("reusing the large database \(largePath)")
+    } else {
+        log("building the \(largeSize)-item database")
+        try StockroomImplementation().seed(path: largePath, items: largeItems)
+    }
 }
 
 if selected("W2") {
@@ -120,13 +147,15 @@ if let stockroomBinary, selected("W6") {
         repetitions: sizes.processRepetitions)
 }
 
-// W11: search, in-process, printed as its own table (p50/p99 rather than a mean).
+// W11: search, in-process, its own table (p50/p99 rather than a mean) after the main one.
+var searchTable: String?
 if selected("W11") {
     log("W11: items list --search TEXT --limit 20 on \(largeSize) items")
     let repetitions = quick ? 20 : 200
     let rows = try SearchWorkload.run(path: largePath, repetitions: repetitions, log: log)
     let fileBytes = try SearchWorkload.fileSizes(path: largePath, scratch: scratch)
-    print(SearchWorkload.table(rows, items: largeItems.count, repetitions: repetitions, fileBytes: fileBytes))
+    searchTable = SearchWorkload.table(rows, items: largeItems.count, repetitions: repetitions, fileBytes: fileBytes)
+    print(searchTable ?? "")
 }
 
 // W7, W8 and W5 against its fair peer: whole processes, best of 3, in their own table.
@@ -142,10 +171,11 @@ if let stockroomBinary, selected("W5") || selected("W7") || selected("W8") {
     for result in transferResults {
         print("\(result.workload)  \(result.implementation)  best \(String(format: "%.3f", result.best)) s  worst \(String(format: "%.3f", result.worst)) s  \(String(format: "%.0f", result.peakMegabytes)) MB  \(String(format: "%.2fx", result.ratio))")
     }
-    if let output { try TransferWorkloads.write(transferResults, runs: 3, quick: quick, to: output) }
+    if let output { try TransferWorkloads.write(transferResults, runs: 3, invocation: invocation, to: output) }
 }
 
-let report = Report(results: results, quick: quick, runs: runs)
+var report = Report(results: results, invocation: invocation, runs: runs, loadAverageBefore: loadAverageBefore)
+report.searchTable = searchTable
 print(report.table())
-// A run of only W7/W8 leaves the main table alone.
+// A run of only W7/W8 (or only W11) leaves the main table alone.
 if let output, !results.isEmpty { try report.write(to: output) }

@@ -56,6 +56,7 @@
     F(PQfreemem) \
     F(PQftype) \
     F(PQgetCancel) \
+    F(PQgetCopyData) \
     F(PQgetResult) \
     F(PQgetisnull) \
     F(PQgetlength) \

@@ -12,16 +12,19 @@ import Inventory
 /// Two plans, each fast where the other is slow, for `--limit N` (+ `--offset`) on many rows:
 /// - **through the index**: the candidates' rows by rowid, checked, sorted, first N. Its cost
 ///   grows with the number of candidates: ideal for a rare term, slow for one in every 16 names.
-/// - **walking by name**: the `items_by_name` order, checked row by row, stopping at the N-th
-///   match. Its cost grows with how far the N-th match lies: tiny for a common term spread
-///   through the names, a full scan for a rare one.
+/// - **walking by name**: the `items_by_name` order, checked entry by entry inside SQLite,
+///   stopping at the N-th match, over only the name ranges that can hold a match: those of the
+///   heads (first two characters) that `items_search_heads` (Migrations/sqlite/
+///   0006_name_search_heads.sql) lists for every trigram of the term. Its cost grows with how
+///   many entries of those ranges lie before the N-th match: tiny for a common term, whether
+///   its names sort early or late, a long walk for a rare one.
 /// The choice: count the candidates up to ``directCandidates``; below that, through the index
 /// (it sorts fewer than that many rows). Otherwise the term is common: walk by name, but only so
 /// far (``walkBudget(limit:rows:candidates:)``, several times the distance at which N matches
-/// would be expected); when the matches lie later in name order than that (a common term that
-/// names starting late in the alphabet share), through the index after all, or, for a term in
-/// more than a quarter of the names, the walk to the end. Each plan's cost stays within a small
-/// factor of the better one's, and terms of fewer than 3 characters keep the plain scan.
+/// would be expected); when the matches are sparser than that within the ranges walked, through
+/// the index after all, or, for a term in more than a quarter of the names, the walk to the
+/// end. Each plan's cost stays within a small factor of the better one's, and terms of fewer
+/// than 3 characters keep the plain scan.
 enum ItemSearch {
     /// FTS5's trigram index finds terms of at least this many characters (Unicode scalars).
     static let minimumLength = 3
@@ -34,6 +37,10 @@ enum ItemSearch {
     static let walkSlack = 8
     /// The most rows a bounded walk reads before handing over to the index.
     static let walkCeiling = 60_000
+    /// SQLite virtual-machine instructions the walk by name spends per index entry it reads
+    /// (5 measured with the sqlite3 shell's `.stats` on 1M items: 135,234 for 27,018 entries),
+    /// rounded up: the walk's budget in entries becomes a budget in instructions.
+    static let walkInstructionsPerEntry = 6
     /// At most this many trigrams of a long term go into the index query: each costs a doclist
     /// to read, and the candidates are checked with LIKE anyway.
     static let trigramCeiling = 12
@@ -42,19 +49,41 @@ enum ItemSearch {
     /// quoted string, all required (AND). Nil when the index cannot serve the term: fewer than
     /// 3 characters, or a NUL, where FTS5's query parser would stop reading.
     static func trigramQuery(_ term: String) -> String? {
+        // Inside an FTS5 string, a double quote is written twice; nothing else is special.
+        trigrams(term)?.map { "\"" + $0.replacingAll("\"", with: "\"\"") + "\"" }.joined(separator: " AND ")
+    }
+
+    /// The distinct runs of 3 Unicode scalars of `term` (SQLite's characters), at most
+    /// ``trigramCeiling``; nil when the index cannot serve the term (see ``trigramQuery(_:)``).
+    static func trigrams(_ term: String) -> [String]? {
         let scalars = Array(term.unicodeScalars)
         guard scalars.count >= minimumLength, !scalars.contains("\u{0}") else { return nil }
         var seen = Set<String>()
-        var terms: [String] = []
-        for start in 0...(scalars.count - minimumLength) where terms.count < trigramCeiling {
+        var trigrams: [String] = []
+        for start in 0...(scalars.count - minimumLength) where trigrams.count < trigramCeiling {
             var trigram = String.UnicodeScalarView()
             trigram.append(contentsOf: scalars[start..<start + minimumLength])
             let text = String(trigram)
-            guard seen.insert(text).inserted else { continue }
-            // Inside an FTS5 string, a double quote is written twice; nothing else is special.
-            terms.append("\"" + text.replacingAll("\"", with: "\"\"") + "\"")
+            if seen.insert(text).inserted { trigrams.append(text) }
         }
-        return terms.joined(separator: " AND ")
+        return trigrams
+    }
+
+    /// The least text greater than every text starting with `head` (in SQLite's BINARY order,
+    /// which is code point order): `head` with its last scalar one higher, past the surrogates.
+    /// Nil when no such text exists (every scalar is U+10FFFF).
+    static func successor(of head: String) -> String? {
+        var scalars = Array(head.unicodeScalars)
+        while let last = scalars.popLast() {
+            let next = last.value == 0xD7FF ? 0xE000 : last.value + 1
+            if let scalar = Unicode.Scalar(next) {
+                scalars.append(scalar)
+                var text = String.UnicodeScalarView()
+                text.append(contentsOf: scalars)
+                return String(text)
+            }
+        }
+        return nil
     }
 
     /// How many rows in name order the walk reads before giving up: `walkSlack` times the
@@ -101,9 +130,10 @@ extension ItemRecords {
         // A common term. Without a limit every match is read anyway: the walk in name order.
         guard let limit = query.limit else { return false }
         let wanted = limit.addingReportingOverflow(query.offset)
-        if !wanted.overflow, wanted.partialValue <= ItemSearch.walkCeiling {
+        if !wanted.overflow, wanted.partialValue <= ItemSearch.walkCeiling, let term = query.nameContains,
+           let heads = try headsHolding(term) {
             let budget = ItemSearch.walkBudget(limit: wanted.partialValue, rows: try rowCountEstimate(), candidates: candidates)
-            if let items = try walkedItems(query, limit: limit, budget: budget) {
+            if let items = try walkedItems(query, limit: limit, budget: budget, heads: heads) {
                 for item in items { try body(item) }
                 return true
             }
@@ -120,6 +150,22 @@ extension ItemRecords {
             try statement.bind(cap, at: 1)
             _ = try statement.step()
             return statement.int(at: 0)
+        }
+    }
+
+    /// The heads (``ItemsSearchHeadsTable``) that have a name holding every trigram of `term`,
+    /// in name order: only names starting with one of them can contain `term`. Nil when the
+    /// term has no trigram.
+    private func headsHolding(_ term: String) throws -> [String]? {
+        guard let trigrams = ItemSearch.trigrams(term) else { return nil }
+        // lower() on both sides: the table's trigrams were folded by the same function.
+        let one = "SELECT head FROM \(ItemsSearchHeadsTable.name) WHERE trigram = lower(?)"
+        let sql = Array(repeating: one, count: trigrams.count).joined(separator: " INTERSECT ") + " ORDER BY head"
+        return try connection.withStatement(sql) { statement in
+            for (index, trigram) in trigrams.enumerated() { try statement.bind(trigram, at: index) }
+            var heads: [String] = []
+            while try statement.step() { heads.append(statement.text(at: 0)) }
+            return heads
         }
     }
 
@@ -153,43 +199,49 @@ extension ItemRecords {
         }
     }
 
-    /// The page `query` selects when its matches lie within the first `budget` rows in name
-    /// order (after the query's other conditions), or when those rows are all there are; nil
-    /// when the page might need rows past the budget.
+    /// The page `query` selects when its matches lie within about the first `budget` rows it
+    /// reads in name order (after the query's other conditions) from the ranges of `heads`, or
+    /// when those ranges hold fewer rows than that; nil when the page might need rows past it.
     ///
-    /// The walk reads index entries only (rowid, and LIKE applied to the name the index holds)
-    /// and stops at the page's last match, so a common term costs only the distance to it; the
-    /// page's rows are then read by rowid.
-    private func walkedItems(_ query: ItemQuery, limit: Int, budget: Int) throws -> [Item]? {
+    /// Names outside those ranges cannot match (``headsHolding(_:)``), so the walk skips them: a
+    /// common term whose names all sort late starts where they start. Each range is one
+    /// statement with the LIKE rule in its WHERE, run by SQLite, stopping at the page's last
+    /// match; SQLite itself counts the work against the budget
+    /// (``ItemSearch/walkInstructionsPerEntry`` instructions an entry) and stops the walk when
+    /// it is spent. One pass: bounding the walk by key first (a probe with OFFSET) read every
+    /// entry twice, and stepping each entry out to Swift cost 13-20% more (BENCHMARKS.md, W11).
+    /// The page's rows are then read by rowid.
+    private func walkedItems(_ query: ItemQuery, limit: Int, budget: Int, heads: [String]) throws -> [Item]? {
         guard let term = query.nameContains else { return nil }
         guard limit > 0 else { return [] }
+        let wanted = query.offset + limit
         var others = query
         others.nameContains = nil
         let (conditions, bindConditions): ([String], (Connection.Statement, Int) throws -> Int) = others.conditions(connection.dialect)
-        let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        let walk = "SELECT rowid, \(ItemQuery.containsCondition(connection.dialect)) FROM \(ItemsTable.name)\(filter) ORDER BY name, id LIMIT ?"
-        let found: [Int]? = try connection.withStatement(walk) { statement in
-            try statement.bind(ItemQuery.containsPattern(term), at: 0)
-            let next = try bindConditions(statement, 1)
-            try statement.bind(budget, at: next)
-            var rowids: [Int] = []
-            var read = 0, skipped = 0
-            while try statement.step() {
-                read += 1
-                guard statement.int(at: 1) == 1 else { continue }
-                if skipped < query.offset {
-                    skipped += 1
-                    continue
+        let range = (conditions + ["name >= ? AND name < ?", ItemQuery.containsCondition(connection.dialect)]).joined(separator: " AND ")
+        let walk = "SELECT rowid FROM \(ItemsTable.name) WHERE \(range) ORDER BY name, id LIMIT ?"
+        let instructions = budget.multipliedReportingOverflow(by: ItemSearch.walkInstructionsPerEntry)
+        let found: [Int]? = try connection.withInstructionBudget(instructions.overflow ? Int.max : instructions.partialValue) {
+            var found: [Int] = []
+            for head in heads {
+                guard let end = ItemSearch.successor(of: head) else { return nil }
+                found += try connection.withStatement(walk) { statement in
+                    let next = try bindConditions(statement, 0)
+                    try statement.bind(head, at: next)
+                    try statement.bind(end, at: next + 1)
+                    try statement.bind(ItemQuery.containsPattern(term), at: next + 2)
+                    try statement.bind(wanted - found.count, at: next + 3)
+                    var rowids: [Int] = []
+                    while try statement.step() { rowids.append(statement.int(at: 0)) }
+                    return rowids
                 }
-                rowids.append(statement.int(at: 0))
-                if rowids.count == limit { return rowids }
+                if found.count == wanted { break }
             }
-            // Fewer rows than the budget: the walk reached the end, so every match was seen.
-            return read < budget ? rowids : nil
-        }
+            return found
+        } ?? nil
         guard let found else { return nil }
         // Read in the walk's snapshot, so every row is still there (a missing one is left out).
-        return try found.compactMap { rowid in
+        return try found.dropFirst(query.offset).compactMap { rowid in
             try connection.withStatement("\(ItemsTable.selectAll) WHERE rowid = ?") { statement in
                 try statement.bind(rowid, at: 0)
                 return try statement.step() ? try ItemsTable.decode(statement) : nil

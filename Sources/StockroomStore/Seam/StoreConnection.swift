@@ -131,6 +131,12 @@ protocol StoreConnection: AnyObject {
     /// engine's loader of `importer`'s rows into `items` under its conflict policy
     /// (Seam/ImportLoading.swift).
     func importing<T>(_ importer: ItemImport, _ body: (ImportLoader) throws -> T) throws -> T
+    /// Reads every row of `columns` of `table` once, in whatever order the engine reads a whole
+    /// table fastest (no key order: a caller that needs one sorts or pages itself): each value
+    /// as its text, integers in decimal and nil for NULL, to `field` in column order, then
+    /// `endRow`. The text is valid only inside the call. Inside the caller's transaction.
+    func scanRows(of table: String, columns: ColumnLayout,
+                  field: (UnsafeBufferPointer<UInt8>?) throws -> Void, endRow: () throws -> Void) throws
     /// Brings what the engine knows of `tables`' rows up to date after a bulk load into them,
     /// inside the caller's transaction, so the reads that follow are planned for the rows now
     /// there.
@@ -139,6 +145,10 @@ protocol StoreConnection: AnyObject {
     /// (a search's count of candidates, which picks its plan, and the rows the plan reads). In
     /// a transaction already open, `body` runs in it.
     func inReadTransaction<T>(_ body: () throws -> T) throws -> T
+    /// Runs `body`, or returns nil once its statements have done about `instructions` units of
+    /// the engine's work (SQLite: virtual-machine instructions); engines without such a count
+    /// run `body` to the end. What a search walk uses to stop without a second pass.
+    func withInstructionBudget<T>(_ instructions: Int, _ body: () throws -> T) throws -> T?
     /// Rows per page when a long read is taken in keyset pages (PostgreSQL, whose client holds
     /// a whole result); nil when one statement streams every row as it is stepped (SQLite).
     var readPageSize: Int? { get }

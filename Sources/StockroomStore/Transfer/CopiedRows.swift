@@ -142,23 +142,34 @@ struct CopiedDraft: CopiedRow {
     }
 }
 
-/// A checksum of rows as their codecs bind them: each value with its kind and length, so the
-/// text `12` and the integer 12, or NULL and an empty text, never hash alike. It sees decoded
-/// values, so it is the same for the same rows on either engine.
+/// A checksum of a table's rows as their codecs bind them: each value as its text with its
+/// length (integers in decimal, as both engines print them), NULL apart from every text, and
+/// each row ended, so values cannot shift from one column or row to the next unnoticed. A
+/// column holds one kind of value on both engines, so the text `12` and the integer 12 never
+/// meet in one position. It sees decoded values, so it is the same for the same rows on either
+/// engine.
 ///
-/// 64-bit FNV-1a: it tells a faithful copy from a damaged or incomplete one; it is not meant to
-/// resist someone forging rows.
+/// Each row is hashed on its own (64-bit FNV-1a, then mixed) and the rows' hashes are added
+/// up: the checksum does not depend on the order rows are read in, so a destination can be
+/// read back in whatever order it reads fastest (``StoreConnection/scanRows(of:columns:field:endRow:)``),
+/// while a row lost, added, changed or moved to another row's key still changes it (the keys
+/// are unique, so no two equal rows cancel out). It tells a faithful copy from a damaged or
+/// incomplete one; it is not meant to resist someone forging rows.
 final class RowChecksum: ParameterSink {
-    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+    private static let basis: UInt64 = 0xcbf2_9ce4_8422_2325
+    /// The hash of the row being bound.
+    private var row = RowChecksum.basis
+    /// The sum of the ended rows' hashes.
+    private(set) var value: UInt64 = 0
 
     @inline(__always)
     private func addByte(_ byte: UInt8) {
-        value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        row = (row ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
     }
 
     @inline(__always)
-    private func add(_ bytes: UnsafeBufferPointer<UInt8>, kind: UInt8) {
-        addByte(kind)
+    private func add(_ bytes: UnsafeBufferPointer<UInt8>) {
+        addByte(1)
         addNumber(UInt64(bytes.count))
         for byte in bytes { addByte(byte) }
     }
@@ -168,32 +179,62 @@ final class RowChecksum: ParameterSink {
         for shift in stride(from: 0, to: 64, by: 8) { addByte(UInt8(truncatingIfNeeded: number >> UInt64(shift))) }
     }
 
-    /// Marks the end of a row, so values cannot shift from one row to the next unnoticed.
-    func endRow() { addByte(0x1E) }
+    /// Ends the row whose values were just bound and adds its hash, mixed (MurmurHash3's
+    /// finaliser) so that rows differing in one byte differ in every bit of what is added.
+    func endRow() {
+        addByte(0x1E)
+        var mixed = row
+        mixed ^= mixed >> 33
+        mixed &*= 0xff51_afd7_ed55_8ccd
+        mixed ^= mixed >> 33
+        mixed &*= 0xc4ce_b9fe_1a85_ec53
+        mixed ^= mixed >> 33
+        value &+= mixed
+        row = RowChecksum.basis
+    }
 
-    /// Folds another checksum in (a table's, into the whole copy's).
-    func fold(_ other: RowChecksum) { addNumber(other.value) }
+    /// The checksum of a whole copy: the tables' checksums, in the order given, as 16 lowercase
+    /// hexadecimal digits.
+    static func whole(_ tables: [RowChecksum]) -> String {
+        let whole = RowChecksum()
+        for table in tables { whole.addNumber(table.value) }
+        return hex(whole.row)
+    }
 
     /// 16 lowercase hexadecimal digits.
-    var hex: String {
+    var hex: String { RowChecksum.hex(value) }
+
+    private static func hex(_ value: UInt64) -> String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
     func bind(_ value: String, at index: Int) throws {
         var text = value
-        text.withUTF8 { add($0, kind: 1) }
+        text.withUTF8 { add($0) }
     }
 
     func bind(_ value: Int, at index: Int) throws {
-        addByte(2)
-        addNumber(UInt64(bitPattern: Int64(value)))
+        // The decimal text, as `add` would take it, without making it: its length, then its
+        // digits from the most significant one.
+        let magnitude = value.magnitude
+        var digits = 1, power: UInt = 1
+        while magnitude / power >= 10 { power *= 10; digits += 1 }
+        addByte(1)
+        addNumber(UInt64(digits + (value < 0 ? 1 : 0)))
+        if value < 0 { addByte(UInt8(ascii: "-")) }
+        var rest = magnitude
+        while power > 0 {
+            addByte(UInt8(ascii: "0") + UInt8(rest / power))
+            rest %= power
+            power /= 10
+        }
     }
 
-    func bindText(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) throws { add(bytes, kind: 1) }
+    func bindText(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) throws { add(bytes) }
 
     func bindStatic(_ value: StaticString, at index: Int) throws {
-        add(UnsafeBufferPointer(start: value.utf8Start, count: value.utf8CodeUnitCount), kind: 1)
+        add(UnsafeBufferPointer(start: value.utf8Start, count: value.utf8CodeUnitCount))
     }
 
     func bindNull(at index: Int) throws { addByte(0) }

@@ -11,9 +11,10 @@ import StockroomMigrations
 /// byte-identical. Each row is decoded through the codecs, so a row that does not decode stops
 /// the copy before it commits. Into PostgreSQL the rows stream through `COPY ... FROM STDIN`;
 /// into SQLite through one prepared INSERT per table. Secondary indexes are dropped before the
-/// load and built again after it, as a bulk load should. Before committing, the destination's
-/// rows are read back in key order and compared with the source's: the same count and the same
-/// ``RowChecksum`` per table, or nothing is committed.
+/// load and built again after it, as a bulk load should. Before committing, every row of the
+/// destination is read back (in one streamed read per table, in whatever order the engine reads
+/// fastest) and compared with the source's: the same count and the same ``RowChecksum`` per
+/// table, or nothing is committed.
 public enum InventoryCopy {
     /// The tables copied, in order; each one's `rawValue` is its name in the database.
     public enum Table: RawRepresentable, CaseIterable, Sendable {
@@ -154,16 +155,15 @@ public enum InventoryCopy {
         readBack[.itemEvents] = try destination.verify(CopiedEvent.self, total: written[.itemEvents]!.rows, progress: progress)
         readBack[.drafts] = try destination.verify(CopiedDraft.self, total: written[.drafts]!.rows, progress: progress)
 
-        let whole = RowChecksum()
         for table in Table.allCases {
             let sent = written[table]!, found = readBack[table]!
             guard sent == found else {
                 throw CopyError.verificationFailed(table: table.rawValue, sourceRows: sent.rows, destinationRows: found.rows,
                                                    sourceChecksum: sent.checksum, destinationChecksum: found.checksum)
             }
-            whole.fold(found.checksumValue)
         }
-        return Summary(rows: written.mapValues(\.rows), checksum: whole.hex, replaced: replaced)
+        let whole = RowChecksum.whole(Table.allCases.map { readBack[$0]!.checksumValue })
+        return Summary(rows: written.mapValues(\.rows), checksum: whole, replaced: replaced)
     }
 
     /// Items, history and drafts already at `location`, read without changing anything; a
@@ -287,8 +287,8 @@ private struct Destination<Connection: StoreConnection> {
         try SecondaryIndexes(of: InventoryCopy.Table.allCases.map(\.rawValue), on: connection)
     }
 
-    /// Gives the planner statistics on the tables just loaded, before the verification reads
-    /// them back in keyset pages (``StoreConnection/refreshStatistics(of:)``).
+    /// Gives the planner statistics on the tables just loaded
+    /// (``StoreConnection/refreshStatistics(of:)``).
     func analyzeLoadedTables() throws {
         try connection.refreshStatistics(of: InventoryCopy.Table.allCases.map(\.rawValue))
     }
@@ -315,14 +315,18 @@ private struct Destination<Connection: StoreConnection> {
         return TableDigest(rows: rows, checksumValue: checksum)
     }
 
-    /// Reads `Row`'s table back, in key order, into a digest.
+    /// Reads every row of `Row`'s table back as the destination stored it, into a digest:
+    /// each value's text as the engine gives it, which is the text the source's decoded value
+    /// was bound as (``RowChecksum``), so nothing is decoded again. One streamed read, in no
+    /// particular order (``StoreConnection/scanRows(of:columns:field:endRow:)``).
     func verify<Row: CopiedRow>(_ type: Row.Type, total: Int, progress: (InventoryCopy.Progress) -> Void) throws -> TableDigest {
         let table = InventoryCopy.Table(rawValue: Row.table)!
         let checksum = RowChecksum()
         var rows = 0
         progress(.verifying(table, rows: 0, total: total))
-        try Source(connection: connection).forEach(type) { row in
-            try row.bind(to: checksum)
+        try connection.scanRows(of: Row.table, columns: Row.columns) { field in
+            if let field { try checksum.bindText(field, at: 0) } else { try checksum.bindNull(at: 0) }
+        } endRow: {
             checksum.endRow()
             rows += 1
             if rows % 10_000 == 0 { progress(.verifying(table, rows: rows, total: total)) }

@@ -55,6 +55,9 @@ extension Database: StoreConnection {
         if triggers.contains(where: { $0.sql.contains(ItemsSearchTable.name) }) {
             try execute(ItemsSearchTable.rebuildSQL)
         }
+        if triggers.contains(where: { $0.sql.contains(ItemsSearchHeadsTable.name) }) {
+            try execute(ItemsSearchHeadsTable.rebuildSQL)
+        }
         return result
     }
 

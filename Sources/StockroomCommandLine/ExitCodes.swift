@@ -4,7 +4,7 @@ extension Failure.Code {
     ///
     /// A new code: a case in ``Failure/Code`` with its number, its meaning here, and the same
     /// row in the README's table.
-    var meaning: String {
+    package var meaning: String {
         switch self {
         case .success:
             "success"
@@ -19,7 +19,7 @@ extension Failure.Code {
         case .notFound:
             "the item or draft was not found, or there is no database file for a command that needs one (`query`, `check`, `backup`, `migrate verify`, `restore`'s source); `draft wizard`: the draft was saved or cancelled by another process while a question waited"
         case .unavailable:
-            "the PostgreSQL client library (libpq, Debian `libpq5`) could not be loaded, for a `postgresql://` database; SQLite files never need it; `serve` could not listen on the address and port asked for (in use, or not an address of this machine)"
+            "the PostgreSQL client library (libpq, Debian `libpq5`) could not be loaded, for a `postgresql://` database; SQLite files never need it; `serve` could not listen on the address and port asked for (in use, or not an address of this machine), or its program `stockroom-serve` is missing next to `stockroom` or cannot be run"
         case .software:
             "the process received no arguments at all, not even its own name (e.g. the static binary where `/proc` cannot be read): it does nothing rather than guess"
         case .cannotCreate:
@@ -39,7 +39,7 @@ extension Failure.Code {
     /// `wrapped`: under a hanging indent, for a terminal (ArgumentParser rewraps only lines
     /// wider than the terminal, and would not indent the continuation); else one line each,
     /// for the manual page, which man fills itself.
-    static func helpSection(wrapped: Bool) -> String {
+    package static func helpSection(wrapped: Bool) -> String {
         let indent = String(repeating: " ", count: 7)
         return "Exit codes:\n" + allCases.map { code in
             let number = "  \(code.rawValue)"

@@ -7,11 +7,11 @@ import StockroomStore
 
 /// Maps every error to the exit codes documented in the README (sysexits.h values), and
 /// prints it as a single `error:` line on stderr.
-enum Failure {
+package enum Failure {
     /// Exit codes: the one list of them. Each case's meaning is in ExitCodes.swift (an
     /// exhaustive switch, so a new case does not compile without one); `stockroom --help` is
     /// generated from them and a test holds the README's table to them word for word.
-    enum Code: Int32, CaseIterable {
+    package enum Code: Int32, CaseIterable, Sendable {
         case success = 0
         case pending = 1       // `migrate status --exit-code`: migrations wait to be applied
         // `items update --if-version`: the item changed since. No sysexits value means "someone
@@ -30,9 +30,14 @@ enum Failure {
     }
 
     /// A failure the CLI detects itself, with its exit code.
-    struct Message: Error, CustomStringConvertible {
-        let code: Code
-        let description: String
+    package struct Message: Error, CustomStringConvertible {
+        package let code: Code
+        package let description: String
+
+        package init(code: Code, description: String) {
+            self.code = code
+            self.description = description
+        }
     }
 
     /// When the command began to wait for the database, so that a busy failure can say how long
@@ -40,10 +45,10 @@ enum Failure {
     private static let waitingSince = ContinuousClock.now
 
     /// Marks the moment the command opens the database.
-    static func startWaiting() { _ = waitingSince }
+    package static func startWaiting() { _ = waitingSince }
 
     /// Seconds since ``startWaiting()``, one decimal.
-    static var secondsWaited: String {
+    package static var secondsWaited: String {
         let waited = waitingSince.duration(to: .now).components
         let seconds = Double(waited.seconds) + Double(waited.attoseconds) * 1e-18
         return fixedPointText(seconds, decimals: 1)
@@ -51,19 +56,24 @@ enum Failure {
 
     /// A stop the command has already explained to the user (Ctrl-C in `draft wizard`): exit
     /// with `code`, print nothing more.
-    struct Silent: Error {
-        let code: Code
+    package struct Silent: Error {
+        package let code: Code
+
+        package init(code: Code) {
+            self.code = code
+        }
     }
 
-    /// Prints `error` and returns the process exit code.
-    static func report(_ error: any Error) -> Int32 {
+    /// Prints `error` and returns the process exit code; `root` is the program's root command,
+    /// whose help or version ArgumentParser asked for when `error` means success.
+    package static func report<Root: RootCommand>(_ error: any Error, root: Root.Type) -> Int32 {
         if let silent = error as? Silent { return silent.code.rawValue }
-        let (code, message) = classify(error)
+        let (code, message) = classify(error, root: root)
         if code == .success {
             // --help, --version: ArgumentParser reports these as errors that mean success.
             // The help dump feeds `swift package generate-manual`: man fills the lines itself.
-            Stockroom.completeForDisplay(wrapped: !CommandLine.arguments.contains("--experimental-dump-help"))
-            print(Stockroom.fullMessage(for: error))
+            Root.completeForDisplay(wrapped: !CommandLine.arguments.contains("--experimental-dump-help"))
+            print(Root.fullMessage(for: error))
             return 0
         }
         StandardError.write("error: \(oneLine(message))\n")
@@ -71,7 +81,7 @@ enum Failure {
     }
 
     /// Folds a multi-line message into one line; bulleted value lists become comma lists.
-    static func oneLine(_ message: String) -> String {
+    package static func oneLine(_ message: String) -> String {
         var text = ""
         for line in message.split(whereSeparator: \.isNewline) {
             var trimmed = line.drop { $0.isWhitespace }
@@ -95,7 +105,8 @@ enum Failure {
         return first.lowercased() + text.dropFirst()
     }
 
-    static func classify(_ error: any Error) -> (Code, String) {
+    /// The exit code and message for `error`; ArgumentParser's own errors are read as `root`'s.
+    package static func classify<Root: RootCommand>(_ error: any Error, root: Root.Type) -> (Code, String) {
         // The engines' errors (and the migrations' and files') are explained by the store,
         // for both engines; only the exit code is the CLI's.
         if let report = StoreFailure.report(error, secondsWaited: { secondsWaited }) {
@@ -121,11 +132,11 @@ enum Failure {
         case let error as CopyError:
             return (code(for: error), error.description)
         default:
-            let code = Stockroom.exitCode(for: error)
+            let code = Root.exitCode(for: error)
             if code == .success { return (.success, "") }
             // ArgumentParser's own messages (unknown option, missing value, ValidationError).
             return (code == .validationFailure ? .usage : Code(rawValue: code.rawValue) ?? .software,
-                    Stockroom.message(for: error))
+                    Root.message(for: error))
         }
     }
 

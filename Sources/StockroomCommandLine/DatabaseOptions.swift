@@ -2,42 +2,45 @@ import ArgumentParser
 import StockroomStore
 
 /// Where the database is and how long to wait for other writers: shared by every command.
-struct DatabaseOptions: ParsableArguments {
+package struct DatabaseOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "The database file, or a PostgreSQL URI (postgresql://...). Default: $STOCKROOM_DB, else ${XDG_DATA_HOME:-~/.local/share}/stockroom/stockroom.sqlite.",
         valueName: "path"), completion: .file())
-    var db: String?
+    package var db: String?
 
     @Option(name: .long, help: ArgumentHelp(
         "Seconds to wait while another process holds the write lock before giving up with exit code 75.",
         valueName: "seconds"))
-    var busyTimeout: Double = DatabaseChoice.defaultBusyTimeout
+    package var busyTimeout: Double = DatabaseChoice.defaultBusyTimeout
+
+    /// Both options at their defaults (ArgumentParser fills them in).
+    package init() {}
 
     /// The two options as a plain value; the rules and the opening live there, shared with the
     /// fast path.
-    var choice: DatabaseChoice { DatabaseChoice(db: db, busyTimeout: busyTimeout) }
+    package var choice: DatabaseChoice { DatabaseChoice(db: db, busyTimeout: busyTimeout) }
 
-    func validate() throws {
+    package func validate() throws {
         if let problem = choice.problem { throw ValidationError(problem) }
     }
 
     /// See ``DatabaseChoice/resolvedLocation()``.
-    func resolvedLocation() -> DatabaseLocation { choice.resolvedLocation() }
+    package func resolvedLocation() -> DatabaseLocation { choice.resolvedLocation() }
 
     /// See ``DatabaseChoice/busyTimeoutMilliseconds``.
-    var busyTimeoutMilliseconds: Int32 { choice.busyTimeoutMilliseconds }
+    package var busyTimeoutMilliseconds: Int32 { choice.busyTimeoutMilliseconds }
 
     /// See ``DatabaseChoice/openStore()``.
-    func openStore() throws -> InventoryStore { try choice.openStore() }
+    package func openStore() throws -> InventoryStore { try choice.openStore() }
 
     /// See ``DatabaseChoice/openStoreForReading(_:)``.
-    func openStoreForReading(_ contents: InventoryStore.Contents) throws -> InventoryStore {
+    package func openStoreForReading(_ contents: InventoryStore.Contents) throws -> InventoryStore {
         try choice.openStoreForReading(contents)
     }
 
     /// See ``DatabaseChoice/locationForWriting()``.
-    func locationForWriting() -> DatabaseLocation { choice.locationForWriting() }
+    package func locationForWriting() -> DatabaseLocation { choice.locationForWriting() }
 
     /// See ``DatabaseChoice/missing(_:)``.
-    func missing(_ path: String) -> Failure.Message { choice.missing(path) }
+    package func missing(_ path: String) -> Failure.Message { choice.missing(path) }
 }

@@ -2,13 +2,13 @@ import FoundationEssentials
 import Glibc
 
 /// What the process checks before parsing its command line.
-enum StartUp {
+package enum StartUp {
     /// Signals whose default action would kill the process without an `error:` line.
     ///
     /// `SIGXFSZ` is sent when a write would pass the file-size limit (`ulimit -f`); ignored,
     /// the write fails with `EFBIG` instead, SQLite rolls the write back and reports an I/O
     /// error, and the command exits 74 with one line.
-    static func ignoreFatalSignals() {
+    package static func ignoreFatalSignals() {
         signal(SIGXFSZ, SIG_IGN)
     }
 
@@ -20,7 +20,7 @@ enum StartUp {
     /// - Throws: ``Failure/Message`` with code 70 when the process received no arguments at
     ///   all (not even its own name: the static binary where `/proc` cannot be read), 64 when an
     ///   argument is not valid UTF-8.
-    static func arguments() throws -> [String] {
+    package static func arguments() throws -> [String] {
         let count = Int(CommandLine.argc)
         // Linux (since 5.18) turns an empty argv into [""]: a program's name is never empty.
         let hasOwnName = count > 0 && CommandLine.unsafeArgv[0].map { $0.pointee != 0 } == true
@@ -41,7 +41,7 @@ enum StartUp {
     }
 
     /// The offset of the first byte that does not belong to valid UTF-8, or nil.
-    static func invalidUTF8Offset(in bytes: some Collection<UInt8>) -> Int? {
+    package static func invalidUTF8Offset(in bytes: some Collection<UInt8>) -> Int? {
         var decoder = UTF8()
         var iterator = bytes.makeIterator()
         var offset = 0

@@ -5,17 +5,22 @@ import StockroomStore
 /// The database a command uses and how long it waits for other writers, as `--db` and
 /// `--busy-timeout` chose them: a plain value, so that the fast path (FastPath/FastPath.swift),
 /// which runs without ArgumentParser, opens the database exactly as ``DatabaseOptions`` does.
-struct DatabaseChoice: Equatable {
+package struct DatabaseChoice: Equatable {
     /// `--busy-timeout`'s default, in seconds.
-    static let defaultBusyTimeout: Double = 5
+    package static let defaultBusyTimeout: Double = 5
 
     /// `--db`, when given.
-    var db: String?
+    package var db: String?
     /// `--busy-timeout`, in seconds.
-    var busyTimeout: Double = defaultBusyTimeout
+    package var busyTimeout: Double = defaultBusyTimeout
+
+    package init(db: String? = nil, busyTimeout: Double = defaultBusyTimeout) {
+        self.db = db
+        self.busyTimeout = busyTimeout
+    }
 
     /// Why these values are refused (the message of the usage error), or nil when they are valid.
-    var problem: String? {
+    package var problem: String? {
         guard busyTimeout >= 0, busyTimeout <= 3600 else {
             return "--busy-timeout must be between 0 and 3600 seconds"
         }
@@ -25,7 +30,7 @@ struct DatabaseChoice: Equatable {
 
     /// Where the inventory is: --db, $STOCKROOM_DB, or the XDG default, in that order; a
     /// `postgresql://` or `postgres://` URI is a PostgreSQL database, anything else a file.
-    func resolvedLocation() -> DatabaseLocation {
+    package func resolvedLocation() -> DatabaseLocation {
         DatabaseLocation(resolvedValue())
     }
 
@@ -40,23 +45,23 @@ struct DatabaseChoice: Equatable {
         return dataHome + "/stockroom/stockroom.sqlite"
     }
 
-    var busyTimeoutMilliseconds: Int32 { Int32((busyTimeout * 1000).rounded()) }
+    package var busyTimeoutMilliseconds: Int32 { Int32((busyTimeout * 1000).rounded()) }
 
     /// Opens the store to write (creating and migrating the file when needed).
-    func openStore() throws -> InventoryStore {
+    package func openStore() throws -> InventoryStore {
         try InventoryStore(location: locationForWriting(), busyTimeoutMilliseconds: busyTimeoutMilliseconds)
     }
 
     /// Opens the store to read `contents` without changing the file; a missing file reads as
     /// an empty inventory and is not created.
-    func openStoreForReading(_ contents: InventoryStore.Contents) throws -> InventoryStore {
+    package func openStoreForReading(_ contents: InventoryStore.Contents) throws -> InventoryStore {
         try InventoryStore.reading(location: resolvedLocation(), busyTimeoutMilliseconds: busyTimeoutMilliseconds, contents: contents)
     }
 
     /// Where to open the inventory for writing. The default location's folder is created on
     /// first use; a folder named by --db or $STOCKROOM_DB is the user's to create, so a typo
     /// fails (74). (The default is always a file: a server is only ever named.)
-    func locationForWriting() -> DatabaseLocation {
+    package func locationForWriting() -> DatabaseLocation {
         let location = resolvedLocation()
         if db == nil, ProcessInfo.processInfo.environment["STOCKROOM_DB"]?.isEmpty ?? true {
             let path = location.description
@@ -67,7 +72,7 @@ struct DatabaseChoice: Equatable {
     }
 
     /// The refusal of a command that needs an existing file.
-    func missing(_ path: String) -> Failure.Message {
+    package func missing(_ path: String) -> Failure.Message {
         Failure.Message(code: .notFound, description: "no database at \(path)")
     }
 }

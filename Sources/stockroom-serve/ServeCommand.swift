@@ -1,0 +1,107 @@
+import ArgumentParser
+import FoundationEssentials
+import Glibc
+import StockroomCommandLine
+import StockroomServer
+import StockroomStore
+
+/// `stockroom serve`: the web pages and JSON API over the same database. Thin: it reads the
+/// options, opens the pool and hands over to ``StockroomServer``. The root command of the
+/// `stockroom-serve` program, which `stockroom serve` runs; named as users type it.
+struct ServeCommand: RootCommand {
+    /// The version is completed by ``completeForDisplay(wrapped:)``, as `stockroom`'s is.
+    nonisolated(unsafe) static var configuration = CommandConfiguration(
+        commandName: "stockroom serve",
+        abstract: "Serve the inventory as web pages and a JSON API.",
+        discussion: """
+            Listens on 127.0.0.1 (port 8080 unless --port says; 0 picks a free one) and prints \
+            the URL to open as the only line on stdout; one access-log line per request goes \
+            to stderr. Bound to anything but loopback, a token is required: it is generated \
+            (or read from --token-file) and printed in the URL. SIGTERM or Ctrl-C stops it \
+            (exit \(Failure.Code.success.rawValue)). The API is described at /api/openapi.json. \
+            Exit codes: \(Failure.Code.usage.rawValue) bad options; \(Failure.Code.unavailable.rawValue) the address cannot be listened on.
+            """,
+        // Only needs to be non-empty here for ArgumentParser to offer --version.
+        version: StockroomVersion.number
+    )
+
+    /// `stockroom serve --version` prints what `stockroom --version` does.
+    static func completeForDisplay(wrapped: Bool) {
+        configuration.version = StockroomVersion.line
+    }
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Option(help: ArgumentHelp("The address to listen on.", valueName: "address"))
+    var host = "127.0.0.1"
+
+    @Option(help: ArgumentHelp("The port to listen on; 0 lets the system pick one.", valueName: "n"))
+    var port = 8080
+
+    @Option(name: .customLong("allowed-host"), help: ArgumentHelp(
+        "Also accept requests whose Host is this name (or name:port), e.g. a name that points at this machine.", valueName: "name"))
+    var allowedHosts: [String] = []
+
+    @Option(help: ArgumentHelp("Read the token from this file (required off loopback; else one is generated).", valueName: "file"), completion: .file())
+    var tokenFile: String?
+
+    @Flag(help: "Open the database read-only and refuse every change (405).")
+    var readOnly = false
+
+    @Option(help: ArgumentHelp("The access log's format: text or json.", valueName: "format"))
+    var logFormat = "text"
+
+    @Option(help: ArgumentHelp("The largest import upload, in MiB.", valueName: "mib"))
+    var importLimit = ServerConfiguration.defaultImportBodyLimit >> 20
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        guard ServerConfiguration.LogFormat(rawValue: logFormat) != nil else {
+            throw ValidationError("--log-format must be text or json")
+        }
+        guard (1...65_536).contains(importLimit) else { throw ValidationError("--import-limit must be between 1 and 65536 (MiB)") }
+        if host.isEmpty { throw ValidationError("--host must not be empty") }
+        if allowedHosts.contains(where: \.isEmpty) { throw ValidationError("--allowed-host must not be empty") }
+    }
+
+    func run() throws {
+        let configuration = ServerConfiguration(
+            host: host, port: port, allowedHosts: allowedHosts, token: try token(), readOnly: readOnly,
+            logFormat: ServerConfiguration.LogFormat(rawValue: logFormat) ?? .text,
+            importBodyLimit: importLimit << 20)
+        let location = readOnly ? database.resolvedLocation() : database.locationForWriting()
+        do {
+            try StockroomServer.serve(
+                configuration: configuration, location: location,
+                busyTimeoutMilliseconds: database.busyTimeoutMilliseconds,
+                shutdownSeconds: ServeCommand.shutdownSeconds
+            ) { url in
+                StandardStream.write(url + "\n", to: STDOUT_FILENO)
+            }
+        } catch let failure as StockroomServer.ListenFailure {
+            throw Failure.Message(code: .unavailable, description: "cannot listen on \(host):\(port): \(failure.underlying)")
+        }
+    }
+
+    /// How long SIGTERM or SIGINT waits for the requests in flight before the process exits
+    /// anyway (a request waiting on a busy database could otherwise hold it for --busy-timeout).
+    static let shutdownSeconds = 10
+
+    /// The token: none on loopback, else the file's (trimmed) or a new one.
+    private func token() throws -> String? {
+        if let tokenFile {
+            let text: String
+            do {
+                text = try String(contentsOfFile: tokenFile, encoding: .utf8)
+            } catch {
+                throw Failure.Message(code: .notFound, description: "cannot read the token file \(tokenFile)")
+            }
+            let token = text.trimmingWhitespaceAndNewlines()
+            guard token.count >= 16, token.allSatisfy({ $0.isASCII && !$0.isWhitespace && $0 != ";" && $0 != "," }) else {
+                throw Failure.Message(code: .usage, description: "the token in \(tokenFile) must be at least 16 printable ASCII characters without spaces, ';' or ','")
+            }
+            return token
+        }
+        return ServerConfiguration.isLoopback(host) ? nil : ServerConfiguration.generatedToken()
+    }
+}
