@@ -22,8 +22,8 @@ import Inventory
 /// (it sorts fewer than that many rows). Otherwise the term is common: walk by name, but only so
 /// far (``walkBudget(limit:rows:candidates:)``, several times the distance at which N matches
 /// would be expected); when the matches are sparser than that within the ranges walked, through
-/// the index after all, or, for a term in more than a quarter of the names, the walk to the
-/// end. Each plan's cost stays within a small factor of the better one's, and terms of fewer
+/// the index after all, or, for a term with ``walkInsteadOfSorting`` candidates or more (a
+/// quarter of a million-item file), the walk to the end. Each plan's cost stays within a small factor of the better one's, and terms of fewer
 /// than 3 characters keep the plain scan.
 enum ItemSearch {
     /// FTS5's trigram index finds terms of at least this many characters (Unicode scalars).
@@ -121,7 +121,13 @@ extension ItemRecords {
     }
 
     /// ``forEachSearchedItem(matching:_:)`` inside its snapshot.
+    ///
+    /// A file is read as it is: a reader never migrates, so a file from before 0005 has no
+    /// trigram index (the plain scan serves it) and one from before 0006 no heads (the walk is
+    /// left out). Asked in the snapshot, so a migration committing meanwhile cannot split the
+    /// answer from the reads.
     private func searchInSnapshot(_ match: String, _ query: ItemQuery, _ body: (Item) throws -> Void) throws -> Bool {
+        guard try connection.tableExists(ItemsSearchTable.name) else { return false }
         let candidates = try candidateCount(match, cap: ItemSearch.directCandidates)
         if candidates < ItemSearch.directCandidates {
             try forEachCandidate(match, query, body)
@@ -131,7 +137,7 @@ extension ItemRecords {
         guard let limit = query.limit else { return false }
         let wanted = limit.addingReportingOverflow(query.offset)
         if !wanted.overflow, wanted.partialValue <= ItemSearch.walkCeiling, let term = query.nameContains,
-           let heads = try headsHolding(term) {
+           try connection.tableExists(ItemsSearchHeadsTable.name), let heads = try headsHolding(term) {
             let budget = ItemSearch.walkBudget(limit: wanted.partialValue, rows: try rowCountEstimate(), candidates: candidates)
             if let items = try walkedItems(query, limit: limit, budget: budget, heads: heads) {
                 for item in items { try body(item) }
