@@ -269,7 +269,9 @@ public final class Database {
         }
         do {
             return try body()
-        } catch let error as SQLiteError where error.isInterrupted {
+        } catch let error as SQLiteError where error.isInterrupted && calls[0] >= calls[1] {
+            // Only this budget's own interrupt means "spent"; another (sqlite3_interrupt from
+            // a canceller) is the caller's to see.
             return nil
         }
     }
