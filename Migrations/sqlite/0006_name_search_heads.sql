@@ -9,6 +9,12 @@
 -- says which heads have a name holding every trigram of TEXT; every other head's names
 -- cannot match, so the walk visits only the ranges of the heads it lists (ItemSearch.swift).
 --
+-- lower() IS SQLITE'S OWN. Every writer folds with the built-in lower() (ASCII letters only),
+-- as LIKE does: Stockroom and the sqlite3 shell as shipped. A connection that replaced it (an
+-- ICU extension loaded by hand) would store other trigrams for non-ASCII letters; `stockroom
+-- copy` (or deleting this table's rows and running the INSERT at the end of this file again)
+-- rebuilds it.
+--
 -- THE RULE IS UNCHANGED. A name containing TEXT (ASCII letters in either case, LIKE's rule)
 -- holds each of TEXT's trigrams up to ASCII case; lower() folds ASCII letters only, on both
 -- sides, so the pair (lower(trigram), head) exists for each. A head missing a pair for one of
@@ -22,7 +28,7 @@
 -- rebuilds the table (ItemsSearchHeadsTable.rebuildSQL), which also drops stale pairs.
 --
 -- SIZE. Two characters keep the number of heads small whatever the names: at 1M Dataset
--- items the table holds 18,186 pairs (16 heads), under 1 MB; it is bounded by the distinct
+-- items the table holds 20,490 pairs (16 heads), 233 KB; it is bounded by the distinct
 -- two-character starts times the distinct trigrams, never by the number of items.
 --
 -- KEPT BY TRIGGERS, so rows written in the sqlite3 shell are covered too. A name shorter than

@@ -8,14 +8,15 @@ enum ItemsSearchHeadsTable {
     /// How many characters of a name make its head (the migration's `substr(name, 1, 2)`).
     static let headLength = 2
     /// Fills the table from `items` in one pass, after a bulk load that set the triggers keeping
-    /// it aside (`copy`, `import`); it also drops the pairs no name needs any more.
+    /// it aside (`copy`'s `withTriggersSuspended`; `import` keeps the triggers); it also drops the
+    /// pairs no name needs any more.
     static let rebuildSQL = """
         DELETE FROM \(name);
         INSERT OR IGNORE INTO \(name) (trigram, head)
         WITH RECURSIVE positions(position) AS (
             SELECT 1 UNION ALL SELECT position + 1 FROM positions
-            WHERE position + 3 <= (SELECT coalesce(max(length(name)), 0) FROM items))
+            WHERE position + 3 <= (SELECT coalesce(max(length(name)), 0) FROM \(ItemsTable.name)))
         SELECT lower(substr(name, position, 3)), substr(name, 1, \(headLength))
-        FROM items JOIN positions ON position + 2 <= length(name)
+        FROM \(ItemsTable.name) JOIN positions ON position + 2 <= length(name)
         """
 }

@@ -97,13 +97,13 @@ final class PostgresStoreConnection: StoreConnection {
         try connection.execute(sql)
     }
 
-    /// One REPEATABLE READ, READ ONLY transaction: one snapshot for every statement in `body`
-    /// (or the transaction already open).
     /// No instruction count on PostgreSQL (and no search walk of ours there): `body` runs.
     func withInstructionBudget<T>(_ instructions: Int, _ body: () throws -> T) throws -> T? {
         try body()
     }
 
+    /// One REPEATABLE READ, READ ONLY transaction: one snapshot for every statement in `body`
+    /// (or the transaction already open).
     func inReadTransaction<T>(_ body: () throws -> T) throws -> T {
         guard connection.transactionState == .idle else { return try body() }
         return try connection.transaction(isolation: .repeatableRead, readOnly: true, body)
