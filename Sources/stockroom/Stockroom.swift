@@ -1,4 +1,5 @@
 import ArgumentParser
+import StockroomCommandLine
 
 /// The `stockroom` command: an inventory kept in a local SQLite file or in a PostgreSQL database.
 struct Stockroom: RootCommand {

@@ -3,6 +3,7 @@
 import ArgumentParser
 import FoundationEssentials
 import Glibc
+import StockroomCommandLine
 
 StartUp.ignoreFatalSignals()
 do {

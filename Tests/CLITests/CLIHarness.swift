@@ -1,5 +1,6 @@
 import Foundation
 @testable import stockroom
+import StockroomCommandLine
 import StockroomMigrations
 import StockroomTestSupport
 import Testing

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 @testable import stockroom
+import StockroomCommandLine
 import StockroomTestSupport
 import Testing
 

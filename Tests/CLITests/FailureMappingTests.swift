@@ -1,6 +1,7 @@
 import PostgresCore
 import SQLiteCore
 @testable import stockroom
+import StockroomCommandLine
 import StockroomStore
 import Testing
 

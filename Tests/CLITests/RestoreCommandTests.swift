@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteCore
 @testable import stockroom
+import StockroomCommandLine
 import StockroomTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Glibc
 import Inventory
+import StockroomCommandLine
 import StockroomStore
 
 /// The commands scripts run most, parsed without ArgumentParser.

@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import Glibc
 import Inventory
+import StockroomCommandLine
 import StockroomStore
 import TextFormats
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import StockroomCommandLine
 import StockroomStore
 
 /// `stockroom restore SRC`: replaces the live database's content with a checked backup.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Inventory
+import StockroomCommandLine
 
 /// `stockroom draft add`: opens a draft for a new item.
 struct AddDraft: ParsableCommand {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import StockroomCommandLine
 
 /// `stockroom draft cancel`: throws a draft away.
 struct CancelDraft: ParsableCommand {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import StockroomCommandLine
 
 /// `stockroom draft duplicate`: opens a draft that copies an item.
 struct DuplicateDraft: ParsableCommand {

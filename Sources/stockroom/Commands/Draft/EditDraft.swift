@@ -1,5 +1,6 @@
 import ArgumentParser
 import Inventory
+import StockroomCommandLine
 
 /// `stockroom draft edit`: changes fields of an open draft.
 struct EditDraft: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Inventory
+import StockroomCommandLine
 import TextFormats
 
 /// `stockroom draft list`: the open drafts.

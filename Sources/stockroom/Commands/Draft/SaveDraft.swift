@@ -1,4 +1,5 @@
 import ArgumentParser
+import StockroomCommandLine
 
 /// `stockroom draft save`: turns a draft into an item.
 struct SaveDraft: ParsableCommand {

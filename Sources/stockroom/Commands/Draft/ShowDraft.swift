@@ -1,5 +1,6 @@
 import ArgumentParser
 import Inventory
+import StockroomCommandLine
 
 /// `stockroom draft show`: one draft in full.
 struct ShowDraft: ParsableCommand {

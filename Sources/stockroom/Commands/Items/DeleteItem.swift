@@ -1,4 +1,5 @@
 import ArgumentParser
+import StockroomCommandLine
 
 /// `stockroom items delete`: removes an item.
 struct DeleteItem: ParsableCommand {

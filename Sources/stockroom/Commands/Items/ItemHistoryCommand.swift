@@ -1,5 +1,6 @@
 import ArgumentParser
 import Inventory
+import StockroomCommandLine
 import TextFormats
 
 /// `stockroom items history`: every change to an item, oldest first.

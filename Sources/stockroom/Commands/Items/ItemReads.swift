@@ -1,4 +1,5 @@
 import Inventory
+import StockroomCommandLine
 import StockroomStore
 import TextFormats
 

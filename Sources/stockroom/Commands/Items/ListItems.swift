@@ -1,5 +1,6 @@
 import ArgumentParser
 import Inventory
+import StockroomCommandLine
 import StockroomStore
 
 /// `stockroom items list`: filters, pages and prints items.

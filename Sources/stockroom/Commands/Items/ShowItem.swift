@@ -1,5 +1,6 @@
 import ArgumentParser
 import Inventory
+import StockroomCommandLine
 
 /// `stockroom items show`: one item in full.
 struct ShowItem: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Inventory
+import StockroomCommandLine
 
 /// `stockroom items update`: changes some fields of an item.
 struct UpdateItem: ParsableCommand {

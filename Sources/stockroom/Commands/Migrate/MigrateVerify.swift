@@ -1,4 +1,5 @@
 import ArgumentParser
+import StockroomCommandLine
 import StockroomStore
 
 /// `stockroom migrate verify`: proves the database is what its migrations say it is.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import StockroomCommandLine
 import StockroomStore
 import TextFormats
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import StockroomCommandLine
 import StockroomStore
 
 /// `stockroom query SQL`: one read-only statement against the database, for scripts and people.

@@ -1,4 +1,5 @@
 import Glibc
+import StockroomCommandLine
 
 /// `stockroom-serve`, the web server's program, installed next to `stockroom` (the release
 /// build and every install put both in one folder).
