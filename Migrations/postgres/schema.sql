@@ -83,6 +83,16 @@ CREATE TABLE items (
     CONSTRAINT status_columns_match_status CHECK ((((status = 'in_stock'::text) AND (quantity IS NOT NULL) AND (quantity >= 1) AND (is_on_back_order IS NULL)) OR ((status = 'out_of_stock'::text) AND (quantity IS NULL) AND (is_on_back_order IS NOT NULL) AND (is_on_back_order = ANY (ARRAY[0, 1])))))
 );
 
+CREATE TABLE items_search_ranges (
+    trigram text COLLATE "C" NOT NULL,
+    head text COLLATE "C" NOT NULL,
+    first_name text COLLATE "C" NOT NULL,
+    last_name text COLLATE "C" NOT NULL,
+    CONSTRAINT items_search_ranges_check CHECK ((first_name <= last_name)),
+    CONSTRAINT items_search_ranges_check1 CHECK ((("left"(first_name, 2) = head) AND ("left"(last_name, 2) = head))),
+    CONSTRAINT items_search_ranges_pkey PRIMARY KEY (trigram, head)
+);
+
 CREATE TABLE schema_migrations (
     version bigint NOT NULL,
     name text NOT NULL,
@@ -108,6 +118,10 @@ CREATE TRIGGER items_record_added AFTER INSERT ON items FOR EACH ROW EXECUTE FUN
 CREATE TRIGGER items_record_changes AFTER UPDATE OF name, color, status, quantity, is_on_back_order ON items FOR EACH ROW WHEN (((new.name IS DISTINCT FROM old.name) OR (new.color IS DISTINCT FROM old.color) OR (new.status IS DISTINCT FROM old.status) OR (new.quantity IS DISTINCT FROM old.quantity) OR (new.is_on_back_order IS DISTINCT FROM old.is_on_back_order))) EXECUTE FUNCTION items_record_history();
 
 CREATE TRIGGER items_record_deletion AFTER DELETE ON items FOR EACH ROW EXECUTE FUNCTION items_record_history();
+
+CREATE TRIGGER items_search_ranges_after_insert AFTER INSERT ON items REFERENCING NEW TABLE AS written FOR EACH STATEMENT EXECUTE FUNCTION items_search_ranges_widen();
+
+CREATE TRIGGER items_search_ranges_after_update AFTER UPDATE ON items REFERENCING NEW TABLE AS written FOR EACH STATEMENT EXECUTE FUNCTION items_search_ranges_widen();
 
 CREATE TRIGGER items_take_history_turn BEFORE INSERT OR DELETE OR UPDATE ON items FOR EACH STATEMENT EXECUTE FUNCTION items_history_turn();
 
@@ -262,5 +276,37 @@ AS $function$
 BEGIN
     RAISE EXCEPTION 'items: TRUNCATE would record no deletion in item_events; use DELETE FROM items'
         USING ERRCODE = 'restrict_violation';
+END;
+$function$;
+
+CREATE OR REPLACE FUNCTION items_search_ranges_rebuild()
+ RETURNS void
+ LANGUAGE sql
+AS $function$
+    DELETE FROM items_search_ranges;
+    INSERT INTO items_search_ranges (trigram, head, first_name, last_name)
+    SELECT lower(substr(name, position, 3)), left(name, 2), min(name), max(name)
+    FROM items CROSS JOIN LATERAL generate_series(1, length(name) - 2) AS position
+    GROUP BY 1, 2;
+$function$;
+
+CREATE OR REPLACE FUNCTION items_search_ranges_widen()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+    INSERT INTO items_search_ranges AS ranges (trigram, head, first_name, last_name)
+    SELECT wanted.trigram, wanted.head, wanted.first_name, wanted.last_name
+    FROM (SELECT lower(substr(name, position, 3)) AS trigram, left(name, 2) AS head,
+                 min(name) AS first_name, max(name) AS last_name
+          FROM written CROSS JOIN LATERAL generate_series(1, length(name) - 2) AS position
+          GROUP BY 1, 2) AS wanted
+    WHERE (SELECT held.first_name <= wanted.first_name AND held.last_name >= wanted.last_name
+           FROM items_search_ranges AS held
+           WHERE held.trigram = wanted.trigram AND held.head = wanted.head) IS NOT TRUE
+    ON CONFLICT (trigram, head) DO UPDATE
+        SET first_name = least(ranges.first_name, excluded.first_name),
+            last_name = greatest(ranges.last_name, excluded.last_name);
+    RETURN NULL;
 END;
 $function$;

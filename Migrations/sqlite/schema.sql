@@ -175,10 +175,14 @@ CREATE VIRTUAL TABLE items_search USING fts5(
     columnsize = 0
 );
 
-CREATE TABLE items_search_heads (
+CREATE TABLE items_search_ranges (
     trigram TEXT NOT NULL,
     head TEXT NOT NULL,
-    PRIMARY KEY (trigram, head)
+    first_name TEXT NOT NULL,
+    last_name TEXT NOT NULL,
+    PRIMARY KEY (trigram, head),
+    CHECK (first_name <= last_name),
+    CHECK (substr(first_name, 1, 2) = head AND substr(last_name, 1, 2) = head)
 ) WITHOUT ROWID;
 
 CREATE TABLE schema_migrations (
@@ -301,20 +305,28 @@ WHEN old.name IS NOT new.name OR old.rowid IS NOT new.rowid BEGIN
     INSERT INTO items_search (rowid, name) VALUES (new.rowid, new.name);
 END;
 
-CREATE TRIGGER items_search_heads_after_insert AFTER INSERT ON items
+CREATE TRIGGER items_search_ranges_after_insert AFTER INSERT ON items
 WHEN length(new.name) >= 3 BEGIN
-    INSERT OR IGNORE INTO items_search_heads (trigram, head)
-    SELECT lower(substr(new.name, position, 3)), substr(new.name, 1, 2)
+    INSERT INTO items_search_ranges (trigram, head, first_name, last_name)
+    SELECT lower(substr(new.name, position, 3)), substr(new.name, 1, 2), new.name, new.name
     FROM (WITH RECURSIVE positions(position) AS (
               SELECT 1 UNION ALL SELECT position + 1 FROM positions WHERE position + 3 <= length(new.name))
-          SELECT position FROM positions);
+          SELECT position FROM positions)
+    WHERE true
+    ON CONFLICT (trigram, head) DO UPDATE
+        SET first_name = min(first_name, excluded.first_name), last_name = max(last_name, excluded.last_name)
+        WHERE excluded.first_name < first_name OR excluded.last_name > last_name;
 END;
 
-CREATE TRIGGER items_search_heads_after_update AFTER UPDATE OF name ON items
+CREATE TRIGGER items_search_ranges_after_update AFTER UPDATE OF name ON items
 WHEN length(new.name) >= 3 AND old.name IS NOT new.name BEGIN
-    INSERT OR IGNORE INTO items_search_heads (trigram, head)
-    SELECT lower(substr(new.name, position, 3)), substr(new.name, 1, 2)
+    INSERT INTO items_search_ranges (trigram, head, first_name, last_name)
+    SELECT lower(substr(new.name, position, 3)), substr(new.name, 1, 2), new.name, new.name
     FROM (WITH RECURSIVE positions(position) AS (
               SELECT 1 UNION ALL SELECT position + 1 FROM positions WHERE position + 3 <= length(new.name))
-          SELECT position FROM positions);
+          SELECT position FROM positions)
+    WHERE true
+    ON CONFLICT (trigram, head) DO UPDATE
+        SET first_name = min(first_name, excluded.first_name), last_name = max(last_name, excluded.last_name)
+        WHERE excluded.first_name < first_name OR excluded.last_name > last_name;
 END;

@@ -3,9 +3,9 @@ import StockroomTestSupport
 import Testing
 
 /// A command that reads never migrates, so `items list --search` meets files from before its
-/// tables: before 0005 (no trigram index) and before 0006 (no search heads). Such a file, one
-/// the user may not even be allowed to write, is searched as it is: the LIKE rule's rows, in
-/// its order, and the file left byte-identical.
+/// tables: before 0005 (no trigram index), before 0006 (no search heads) and before 0007 (heads,
+/// not yet the search ranges). Such a file, one the user may not even be allowed to write, is
+/// searched as it is: the LIKE rule's rows, in its order, and the file left byte-identical.
 @Suite struct OlderSchemaSearchTests {
     /// 6,000 items, 5,000 of whose names hold "lamp": past the 4,096 candidates at which a
     /// search with a limit walks by name, so every plan is reached on a file that has its tables.
@@ -18,7 +18,7 @@ import Testing
         FROM n;
         """
 
-    @Test(arguments: [4, 5])
+    @Test(arguments: [4, 5, 6])
     func aFileFromBeforeTheSearchTablesIsSearchedAsItIs(version: Int) throws {
         let database = CLIDatabase()
         #expect(try database.stockroom("migrate", "up", "--to", String(version)).status == 0)

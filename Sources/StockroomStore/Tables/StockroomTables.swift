@@ -6,7 +6,7 @@ enum StockroomTables {
     /// The tables with a type in this folder, and the migration runner's record.
     static let described: Set<String> = [
         ItemsTable.name, ItemEventsTable.name, DraftsTable.name, ItemsSearchTable.name,
-        ItemsSearchHeadsTable.name, MigrationRunner.tableName,
+        ItemsSearchRangesTable.name, ItemsSearchRangesTable.replacedName, MigrationRunner.tableName,
     ]
 
     /// Whether `table` is one of Stockroom's own: a described table or one FTS5 keeps the

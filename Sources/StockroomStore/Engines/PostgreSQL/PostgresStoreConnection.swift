@@ -81,11 +81,15 @@ final class PostgresStoreConnection: StoreConnection {
     }
 
     /// `DISABLE TRIGGER USER` then `ENABLE`, which also keeps every other session out of the
-    /// tables until the commit.
+    /// tables until the commit. The search ranges' triggers are set aside with the others, so
+    /// the ranges are rebuilt from the rows then (they are derived, never copied).
     func withTriggersSuspended<T>(on tables: [String], _ body: () throws -> T) throws -> T {
         for table in tables { try connection.execute("ALTER TABLE \(table) DISABLE TRIGGER USER") }
         let result = try body()
         for table in tables { try connection.execute("ALTER TABLE \(table) ENABLE TRIGGER USER") }
+        if tables.contains(ItemsTable.name), try tableExists(ItemsSearchRangesTable.name) {
+            try connection.execute(ItemsSearchRangesTable.rebuildSQL(.postgres))
+        }
         return result
     }
 

@@ -55,8 +55,8 @@ extension Database: StoreConnection {
         if triggers.contains(where: { $0.sql.contains(ItemsSearchTable.name) }) {
             try execute(ItemsSearchTable.rebuildSQL)
         }
-        if triggers.contains(where: { $0.sql.contains(ItemsSearchHeadsTable.name) }) {
-            try execute(ItemsSearchHeadsTable.rebuildSQL)
+        if triggers.contains(where: { $0.sql.contains(ItemsSearchRangesTable.name) }) {
+            try execute(ItemsSearchRangesTable.rebuildSQL(.sqlite))
         }
         return result
     }

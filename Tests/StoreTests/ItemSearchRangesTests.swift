@@ -1,0 +1,114 @@
+import Foundation
+import Inventory
+@testable import StockroomStore
+import StockroomTestSupport
+import Testing
+
+/// The walk through the name ranges of `items_search_ranges` (migration 0007, ItemSearch.swift)
+/// gives exactly what a plain LIKE scan gives, on a real file and a real server: common terms
+/// whose matches all sort late, matches spread thinly over several heads (so the walk's budget
+/// carries from range to range), names that tie, pages further in, and rows written, renamed
+/// and deleted in the engine's own shell.
+@Suite struct ItemSearchRangesTests {
+    /// The rule as SQL, the statement `items list --search` ran before any index, run in the
+    /// engine's shell: the oracle.
+    static func scan(_ test: TestStore, _ term: String, limit: Int, offset: Int) throws -> [String] {
+        let pattern = ItemQuery.containsPattern(term).replacingOccurrences(of: "'", with: "''")
+        let like = test.engine == .sqlite ? "LIKE" : "ILIKE"
+        let result = try test.shell("SELECT id FROM items WHERE name \(like) '\(pattern)' ESCAPE '\\' ORDER BY name, id LIMIT \(limit) OFFSET \(offset);")
+        #expect(result.status == 0, "\(result.stderr)")
+        return result.output.split(separator: "\n").map(String.init)
+    }
+
+    /// 25,530 items: 2,000 early names ("Aa", "Ab" ...) without the common words; 5,000 late ones
+    /// ("Zy", "Zz") that all hold "Sturdy" in some letter case, a fifth of them with the same
+    /// name (ties, broken by id); 4,530 whose "abcd" candidates mostly do not match; 2,000
+    /// spread over twenty heads, of which one in ten holds "thin" (fewer matches per range than
+    /// a page). Enough candidates for the walk plans.
+    static func items() -> [Item] {
+        var generator = SeededGenerator(state: 6)
+        let sturdy = ["Sturdy", "STURDY", "sTuRdY", "sturdy"]
+        var items: [Item] = []
+        for index in 0..<2_000 {
+            items.append(Item(name: "A\(Character(Unicode.Scalar(97 + index % 26)!)) early \(index)", status: .inStock(quantity: 1)))
+        }
+        for index in 0..<5_000 {
+            let head = index % 2 == 0 ? "Zy" : "Zz"
+            let name = index % 5 == 0 ? "Zz tie \(sturdy[0]) lamp" : "\(head) \(sturdy.randomElement(using: &generator)!) \(Int.random(in: 0..<100_000, using: &generator))"
+            items.append(Item(name: name, status: index % 3 == 0 ? .outOfStock(isOnBackOrder: true) : .inStock(quantity: 2)))
+        }
+        // Candidates that do not match ("abc" and "bcd" apart) first in name order, then the
+        // few matches of "abcd": the walk spends its budget and the candidates answer.
+        for index in 0..<4_500 {
+            items.append(Item(name: "Qa abc-bcd \(index)", status: .inStock(quantity: 4)))
+        }
+        for index in 0..<30 {
+            items.append(Item(name: "Qb ABCD \(index)", status: .inStock(quantity: 4)))
+        }
+        for index in 0..<2_000 {
+            let head = "M\(Character(Unicode.Scalar(97 + index % 20)!))"
+            items.append(Item(name: "\(head) \(index % 10 == 0 ? "thin" : "wide") \(index)", status: .inStock(quantity: 3)))
+        }
+        // One head whose "markup" range spans nearly all of its 12,000 names for 8 matches: the
+        // walk spends its budget (PostgreSQL's 8,192 rows) and the candidates answer.
+        for index in 0..<12_000 {
+            items.append(Item(name: "Pb filler \(index) \(index % 1_500 == 0 ? "markup" : "mark")", status: .inStock(quantity: 5)))
+        }
+        return items
+    }
+
+    @Test(arguments: Engine.allCases)
+    func theRangesWalkFindsWhatTheScanFinds(_ engine: Engine) throws {
+        let test = try TestStore(engine)
+        var generator = SeededGenerator(state: 11)
+        try test.store.items.insert(contentsOf: Self.items().shuffled(using: &generator))
+        // Shell writes: a late name, a renamed one, a deleted one; the triggers keep the ranges.
+        let now = "'2026-11-25T10:00:00.000Z'"
+        #expect(try test.shell("INSERT INTO items (id, name, color, status, quantity, is_on_back_order, created_at, updated_at) VALUES ('01937a2b-0000-7000-8000-00000000abcd', 'Zx hand sturdy', NULL, 'in_stock', 3, NULL, \(now), \(now));").status == 0)
+        #expect(try test.shell("UPDATE items SET name = 'Ba renamed STURDY' WHERE name = 'Aa early 0';").status == 0)
+        #expect(try test.shell("DELETE FROM items WHERE name = 'Zz tie Sturdy lamp' AND substr(id, 36, 1) IN ('3', '7');").status == 0)
+        let pages: [(limit: Int, offset: Int)] = [(20, 0), (1, 0), (5, 3), (20, 990), (20, 4_990), (50, 1_000)]
+        for term in ["sturdy", "STURDY", "urd", "tie stu", "y 1", "thin", "THIN 1", "renamed", "hand st", "Zz", "nothing", "abcd", "bcd 4", "c-b", "abc-", "AbcAbc", "markup", "0 markup", "mark"] {
+            for page in pages {
+                let found = try test.store.items.items(matching: ItemQuery(nameContains: term, limit: page.limit, offset: page.offset))
+                let expected = try Self.scan(test, term, limit: page.limit, offset: page.offset)
+                #expect(found.map(\.id.lowercasedString) == expected, "\(engine) term \(term.debugDescription), limit \(page.limit) offset \(page.offset)")
+            }
+        }
+        // With another condition, the walk of each range carries it along.
+        var query = ItemQuery(nameContains: "sturdy", limit: 20, offset: 10)
+        query.status = .onBackOrder
+        let backOrdered = try test.store.items.items(matching: query)
+        #expect(backOrdered.count == 20)
+        #expect(backOrdered.allSatisfy { $0.status == .outOfStock(isOnBackOrder: true) && $0.name.lowercased().contains("sturdy") })
+    }
+
+    /// Every range the current names need is in the table and covers them, whoever wrote the
+    /// rows (ranges of renamed or deleted names may stay wider than needed; they never hide a
+    /// match), on both engines, with letters that only a Unicode-wide fold would change.
+    @Test(arguments: Engine.allCases)
+    func theTriggersKeepEveryRangeTheNamesNeed(_ engine: Engine) throws {
+        let test = try TestStore(engine)
+        try test.store.items.insert(contentsOf: Array(Self.items().prefix(3_000)))
+        #expect(try test.shell("""
+            UPDATE items SET name = 'Qé ÉÉ Kelvin \u{212A} 🎉 x' WHERE substr(id, 36, 1) IN ('0', '5');
+            UPDATE items SET quantity = 7 WHERE substr(id, 36, 1) = '1' AND status = 'in_stock';
+            DELETE FROM items WHERE substr(id, 36, 1) = 'a';
+            """).status == 0)
+        let needed = engine == .sqlite
+            ? """
+              WITH RECURSIVE positions(position) AS (SELECT 1 UNION ALL SELECT position + 1 FROM positions WHERE position < 200)
+              SELECT lower(substr(name, position, 3)) AS trigram, substr(name, 1, 2) AS head, name FROM items JOIN positions ON position + 2 <= length(name)
+              """
+            : "SELECT lower(substr(name, position, 3)) AS trigram, left(name, 2) AS head, name FROM items CROSS JOIN generate_series(1, length(name) - 2) AS position"
+        let coverage = try test.shell("""
+            SELECT count(*), count(ranges.trigram), sum(CASE WHEN ranges.first_name <= needed.name AND needed.name <= ranges.last_name THEN 1 ELSE 0 END)
+            FROM (\(needed)) AS needed LEFT JOIN items_search_ranges AS ranges ON ranges.trigram = needed.trigram AND ranges.head = needed.head;
+            """)
+        let counts = coverage.output.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "|")
+        #expect(counts.count == 3 && Int(counts[0]) ?? 0 > 10_000 && counts[1] == counts[0] && counts[2] == counts[0],
+                "\(engine): \(coverage.output) \(coverage.stderr)")
+        #expect(try test.store.items.items(matching: ItemQuery(nameContains: "\u{212A}", limit: 5)).isEmpty == false)
+        #expect(try test.store.items.items(matching: ItemQuery(nameContains: "kelvin k", limit: 5)).isEmpty, "\(engine): the Kelvin sign is not an ASCII K")
+    }
+}
