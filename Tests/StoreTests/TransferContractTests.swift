@@ -167,6 +167,7 @@ import Testing
         #expect(Set(try server.store.items.everyItem()) == Set(items))
         #expect(try Self.histories(server.store, ids: ids) == histories)
         #expect(try server.store.items.events(after: nil, limit: 10_000) == events)
+        try Self.expectSearchFindsEveryName(server.store, items)
 
         let back = file.directory.path("back.sqlite")
         let returned = try InventoryCopy.run(from: .postgres(server.schema!.uri), to: .file(back), replacing: false)
@@ -175,10 +176,22 @@ import Testing
         #expect(Set(try copy.items.everyItem()) == Set(items))
         #expect(try Self.histories(copy, ids: ids) == histories)
         #expect(try copy.items.events(after: nil, limit: 10_000) == events)
+        try Self.expectSearchFindsEveryName(copy, items)
         // History goes on from where it was: the next change is the next version and position.
         let changed = items[0]
         try copy.items.update(id: changed.id, with: ItemEdit(name: "Changed after the copy"))
         #expect(try copy.items.version(id: changed.id) == (histories[changed.id]?.count ?? 0) + 1)
         #expect(try copy.items.lastEventPosition() == Int64(events.count + 1))
+    }
+
+    /// The copy sets the triggers aside, the search ranges' among them, and rebuilds the ranges
+    /// from the rows: a search for any name finds what the rule finds.
+    static func expectSearchFindsEveryName(_ store: InventoryStore, _ items: [Item]) throws {
+        for item in items where item.name.unicodeScalars.count >= 3 {
+            var term = String.UnicodeScalarView()
+            term.append(contentsOf: item.name.unicodeScalars.suffix(4))
+            let query = ItemQuery(nameContains: String(term), limit: 5)
+            #expect(try store.items.items(matching: query) == ItemSearchTests.expected(items, query), "\(String(term).debugDescription)")
+        }
     }
 }

@@ -25,6 +25,7 @@ enum SearchWorkload {
         let p50: Double, p99: Double, matches: Int
     }
 
+    /// W11 on the SQLite file at `path`: the scan through SQLite's C API.
     static func run(path: String, repetitions: Int, log: (String) -> Void) throws -> [Row] {
         let store = try InventoryStore(location: DatabaseLocation(path))
         var database: OpaquePointer?
@@ -36,25 +37,34 @@ enum SearchWorkload {
         let old = "SELECT id, name, color, status, quantity, is_on_back_order FROM items WHERE name LIKE ?1 ESCAPE '\\' ORDER BY name, id LIMIT 20"
         guard sqlite3_prepare_v2(database, old, -1, &scan, nil) == SQLITE_OK else { throw BenchmarkError(message: "prepare") }
         defer { sqlite3_finalize(scan) }
+        return try run(store: store, before: "LIKE scan (before)", repetitions: repetitions, log: log) { pattern in
+            sqlite3_bind_text(scan, 1, pattern, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+            var scanned = 0
+            while sqlite3_step(scan) == SQLITE_ROW { scanned += 1 }
+            sqlite3_reset(scan)
+            return scanned
+        }
+    }
 
+    /// Each term through `store` (`repetitions` times) and through `scan`, the statement as it
+    /// ran before (given the LIKE pattern, it returns how many rows it read): p50 and p99 per
+    /// term and per group, and the same number of rows on both sides.
+    static func run(store: InventoryStore, before: String, repetitions: Int, log: (String) -> Void,
+                    scan: (String) throws -> Int) throws -> [Row] {
         var rows: [Row] = []
         for (label, terms) in groups {
-            var before: [Double] = [], after: [Double] = []
+            var beforeTimes: [Double] = [], after: [Double] = []
             var matches = 0
             for term in terms {
                 let pattern = "%" + term.replacingOccurrences(of: "\\", with: "\\\\")
                     .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
                 var scanned = 0, found = 0
                 // The scan is slow: fewer repetitions of it, enough for its median.
+                var termScan: [Double] = []
                 for _ in 0..<max(3, repetitions / 20) {
-                    before.append(Harness.time {
-                        sqlite3_bind_text(scan, 1, pattern, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
-                        scanned = 0
-                        while sqlite3_step(scan) == SQLITE_ROW { scanned += 1 }
-                        sqlite3_reset(scan)
-                    })
+                    termScan.append(try Harness.time { scanned = try scan(pattern) })
                 }
-                let scanTimes = before.count
+                beforeTimes += termScan
                 var termTimes: [Double] = []
                 for _ in 0..<repetitions {
                     termTimes.append(try Harness.time {
@@ -63,13 +73,12 @@ enum SearchWorkload {
                 }
                 after += termTimes
                 guard scanned == found else { throw BenchmarkError(message: "W11 '\(term)': scan found \(scanned), Stockroom \(found)") }
-                log("  W11 \(label) '\(term)': \(found) of 20 shown")
-                let termScan = Array(before[(scanTimes - max(3, repetitions / 20))...])
-                rows.append(Row(group: "\(label) '\(term)'", side: "LIKE scan (before)", p50: percentile(termScan, 0.5), p99: percentile(termScan, 0.99), matches: found))
+                log("  W11 \(label) '\(term)': \(found) of 20 shown, p50 \(String(format: "%.3f", percentile(termTimes, 0.5) * 1000)) ms")
+                rows.append(Row(group: "\(label) '\(term)'", side: before, p50: percentile(termScan, 0.5), p99: percentile(termScan, 0.99), matches: found))
                 rows.append(Row(group: "\(label) '\(term)'", side: "Stockroom (trigram index)", p50: percentile(termTimes, 0.5), p99: percentile(termTimes, 0.99), matches: found))
                 matches += found
             }
-            rows.append(Row(group: label, side: "LIKE scan (before)", p50: percentile(before, 0.5), p99: percentile(before, 0.99), matches: matches))
+            rows.append(Row(group: label, side: before, p50: percentile(beforeTimes, 0.5), p99: percentile(beforeTimes, 0.99), matches: matches))
             rows.append(Row(group: label, side: "Stockroom (trigram index)", p50: percentile(after, 0.5), p99: percentile(after, 0.99), matches: matches))
         }
         return rows
@@ -112,16 +121,19 @@ enum SearchWorkload {
         sqlite3_close_v2(database)
         let with = try size(copy)
         guard sqlite3_open_v2(copy, &database, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK else { throw BenchmarkError(message: "open") }
-        // items_search_heads (migration 0006) is counted with the index when the file has it;
-        // its own size is logged.
-        var heads: Int32 = 0
-        _ = sqlite3_exec(database, "SELECT 1 FROM sqlite_schema WHERE name = 'items_search_heads'", { flag, _, _, _ in
-            flag?.assumingMemoryBound(to: Int32.self).pointee = 1
-            return 0
-        }, &heads, nil)
-        if heads == 1 {
-            try exec(database, "DROP TABLE items_search_heads; VACUUM")
-            FileHandle.standardError.write(Data("  W11 items_search_heads: \(with - (try size(copy))) bytes\n".utf8))
+        // The search ranges (migration 0007; the heads of 0006 on an older file) are counted
+        // with the index when the file has them; their own size is logged.
+        for table in ["items_search_ranges", "items_search_heads"] {
+            var present: Int32 = 0
+            _ = sqlite3_exec(database, "SELECT 1 FROM sqlite_schema WHERE name = '\(table)'", { flag, _, _, _ in
+                flag?.assumingMemoryBound(to: Int32.self).pointee = 1
+                return 0
+            }, &present, nil)
+            if present == 1 {
+                let before = try size(copy)
+                try exec(database, "DROP TABLE \(table); VACUUM")
+                FileHandle.standardError.write(Data("  W11 \(table): \(before - (try size(copy))) bytes\n".utf8))
+            }
         }
         try exec(database, "DROP TABLE items_search; VACUUM")
         sqlite3_close_v2(database)

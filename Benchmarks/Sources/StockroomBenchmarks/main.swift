@@ -2,7 +2,7 @@
 //   StockroomBenchmarks [--quick] [--stockroom PATH] [--output BENCHMARKS.md] [--only W1,W3] [--insert-sizes 100000]
 //                       [--implementations raw,stockroom]
 //   StockroomBenchmarks --postgres [--quick] [--only W2] [--large-size 100000] [--runs 15]
-//                                              W1-W3 on a throwaway PostgreSQL server, printed only
+//                                              W1-W3 and W11 on a throwaway PostgreSQL server, printed only
 //   --large-db PATH                            keep the large database at PATH; reuse it if there
 //   --without-search-index                     drop the trigram index after migrating (W1 before issue 21)
 //   --largest-insert-implementations raw,stockroom
@@ -61,10 +61,12 @@ log("generating \(largeSize) items")
 let largeItems = Dataset.items(count: largeSize)
 
 if arguments.contains("--postgres") {
-    let postgresResults = try PostgresWorkloads.run(insertSizes: insertSizes, items: largeItems,
-                                                    queries: Dataset.pageQueries(count: sizes.queries), runs: runs,
-                                                    scratch: scratch, selected: selected, log: log)
-    print(Report(results: postgresResults, invocation: invocation, runs: runs).table())
+    let postgres = try PostgresWorkloads.run(insertSizes: insertSizes, items: largeItems,
+                                             queries: Dataset.pageQueries(count: sizes.queries), runs: runs,
+                                             searchRepetitions: quick ? 20 : 200,
+                                             scratch: scratch, selected: selected, log: log)
+    if !postgres.results.isEmpty { print(Report(results: postgres.results, invocation: invocation, runs: runs).table()) }
+    if let searchTable = postgres.searchTable { print(searchTable) }
     try? FileManager.default.removeItem(at: scratch)
     exit(0)
 }

@@ -3,7 +3,7 @@ import Inventory
 import RawLibPQ
 import StockroomStore
 
-/// W1-W3 on PostgreSQL (`StockroomBenchmarks --postgres`): the same items, page queries and
+/// W1-W3 and W11 on PostgreSQL (`StockroomBenchmarks --postgres`): the same items, page queries and
 /// workload code as on SQLite, against a throwaway server started for the run (see
 /// ``ThrowawayPostgres``), with the raw libpq peer as the baseline.
 enum PostgresWorkloads {
@@ -11,8 +11,8 @@ enum PostgresWorkloads {
     /// SQLite, whose `open(path:)` takes the database's URI as `--db` would.
     static func stockroomImplementations() -> [any Implementation] { [StockroomImplementation()] }
 
-    static func run(insertSizes: [Int], items: [Item], queries: [(Color, String)], runs: Int,
-                    scratch: URL, selected: (String) -> Bool, log: @escaping (String) -> Void) throws -> [Result] {
+    static func run(insertSizes: [Int], items: [Item], queries: [(Color, String)], runs: Int, searchRepetitions: Int,
+                    scratch: URL, selected: (String) -> Bool, log: @escaping (String) -> Void) throws -> (results: [Result], searchTable: String?) {
         log("starting a throwaway PostgreSQL server")
         let server = try ThrowawayPostgres()
         defer { server.stop() }
@@ -37,7 +37,7 @@ enum PostgresWorkloads {
             log("W1 (PostgreSQL): insert \(size) items in one transaction")
             results += try workloads.insertAll(Array(items.prefix(size)), label: "W1 insert \(size) (PostgreSQL)")
         }
-        guard selected("W2") || selected("W3") else { return results }
+        guard selected("W2") || selected("W3") || selected("W11") else { return (results, nil) }
         log("building the \(items.count)-item PostgreSQL database")
         let large = try workloads.makeDatabase!("large")
         let seeder = RawPostgresImplementation()
@@ -55,7 +55,51 @@ enum PostgresWorkloads {
             log("W3 (PostgreSQL): page queries on \(items.count) items")
             results += try workloads.pages(path: large, queries: queries, label: "W3 page of 50 (per query, PostgreSQL)")
         }
-        return results
+        var searchTable: String?
+        if selected("W11") {
+            log("W11 (PostgreSQL): items list --search TEXT --limit 20 on \(items.count) items")
+            let rows = try search(uri: large, repetitions: searchRepetitions, log: log)
+            searchTable = SearchWorkload.table(rows, items: items.count, repetitions: searchRepetitions, fileBytes: nil)
+                + (try searchTableSizes(uri: large))
+        }
+        return (results, searchTable)
+    }
+
+    /// W11 on the server: Stockroom's search beside the statement `items list --search` ran
+    /// there before the search ranges (0007), which left the plan to the server's planner
+    /// (pg_trgm's GIN index of 0005, or items_by_name), through raw libpq.
+    static func search(uri: String, repetitions: Int, log: (String) -> Void) throws -> [SearchWorkload.Row] {
+        let store = try InventoryStore(location: .postgres(uri))
+        let connection = PQconnectdb(uri)
+        defer { PQfinish(connection) }
+        guard PQstatus(connection) == CONNECTION_OK else { throw BenchmarkError(message: "cannot connect to \(uri)") }
+        let old = "SELECT id, name, color, status, quantity, is_on_back_order FROM items WHERE name ILIKE $1 ESCAPE '\\' ORDER BY name, id LIMIT 20"
+        return try SearchWorkload.run(store: store, before: "planner's choice (before)", repetitions: repetitions, log: log) { pattern in
+            let result = pattern.withCString { value in
+                var values: [UnsafePointer<CChar>?] = [value]
+                return PQexecParams(connection, old, 1, nil, &values, nil, nil, 0)
+            }
+            defer { PQclear(result) }
+            guard PQresultStatus(result) == PGRES_TUPLES_OK else {
+                throw BenchmarkError(message: PQresultErrorMessage(result).map { String(cString: $0) } ?? "search failed")
+            }
+            return Int(PQntuples(result))
+        }
+    }
+
+    /// The sizes the search costs on the server: the search ranges (0007) and the trigram index
+    /// (0005), beside the table itself.
+    static func searchTableSizes(uri: String) throws -> String {
+        let connection = PQconnectdb(uri)
+        defer { PQfinish(connection) }
+        let result = PQexec(connection, """
+            SELECT pg_total_relation_size('items_search_ranges'), (SELECT count(*) FROM items_search_ranges),
+                   pg_relation_size('items_by_name_trigram'), pg_total_relation_size('items')
+            """)
+        defer { PQclear(result) }
+        guard PQresultStatus(result) == PGRES_TUPLES_OK else { throw BenchmarkError(message: "sizes") }
+        let value = { (column: Int32) in Int(String(cString: PQgetvalue(result, 0, column))) ?? 0 }
+        return "sizes: items_search_ranges \(value(0)) bytes (\(value(1)) rows), items_by_name_trigram \(value(2)) bytes, items with every index \(value(3)) bytes\n"
     }
 
     /// Runs `sql` (one or more statements, no parameters) on a connection of its own.
