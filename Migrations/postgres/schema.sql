@@ -88,8 +88,6 @@ CREATE TABLE items_search_ranges (
     head text COLLATE "C" NOT NULL,
     first_name text COLLATE "C" NOT NULL,
     last_name text COLLATE "C" NOT NULL,
-    CONSTRAINT items_search_ranges_check CHECK ((first_name <= last_name)),
-    CONSTRAINT items_search_ranges_check1 CHECK ((("left"(first_name, 2) = head) AND ("left"(last_name, 2) = head))),
     CONSTRAINT items_search_ranges_pkey PRIMARY KEY (trigram, head)
 );
 

@@ -180,9 +180,7 @@ CREATE TABLE items_search_ranges (
     head TEXT NOT NULL,
     first_name TEXT NOT NULL,
     last_name TEXT NOT NULL,
-    PRIMARY KEY (trigram, head),
-    CHECK (first_name <= last_name),
-    CHECK (substr(first_name, 1, 2) = head AND substr(last_name, 1, 2) = head)
+    PRIMARY KEY (trigram, head)
 ) WITHOUT ROWID;
 
 CREATE TABLE schema_migrations (
