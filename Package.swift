@@ -109,7 +109,7 @@ let package = Package(
         .testTarget(name: "InventoryTests", dependencies: ["StockroomTestSupport", "Inventory", "TextFormats"]),
         .testTarget(name: "TextFormatsTests", dependencies: ["TextFormats"]),
         .testTarget(name: "DraftFlowTests", dependencies: ["DraftFlow", "Inventory"]),
-        .testTarget(name: "StoreTests", dependencies: ["StockroomTestSupport", "StockroomStore", "StockroomMigrations", "Inventory", "DraftFlow", "SQLiteCore", "PostgresCore"]),
+        .testTarget(name: "StoreTests", dependencies: ["StockroomTestSupport", "StockroomStore", "StockroomMigrations", "Inventory", "DraftFlow", "TextFormats", "SQLiteCore", "PostgresCore"]),
         .testTarget(name: "ServerTests", dependencies: [
             "StockroomTestSupport", "StockroomServer", "StockroomStore", "Inventory", "DraftFlow",
             .product(name: "Hummingbird", package: "hummingbird"),
