@@ -1,15 +1,14 @@
 import ArgumentParser
 import FoundationEssentials
 import Glibc
-import StockroomCommandLine
 import StockroomServer
 import StockroomStore
 
 /// `stockroom serve`: the web pages and JSON API over the same database. Thin: it reads the
 /// options, opens the pool and hands over to ``StockroomServer``. The root command of the
 /// `stockroom-serve` program, which `stockroom serve` runs; named as users type it.
-struct ServeCommand: RootCommand {
-    /// The version is completed by ``completeForDisplay(wrapped:)``, as `stockroom`'s is.
+struct ServeCommand: ParsableCommand {
+    /// The version is completed by ``completeForDisplay()``, as `stockroom`'s is.
     nonisolated(unsafe) static var configuration = CommandConfiguration(
         commandName: "stockroom serve",
         abstract: "Serve the inventory as web pages and a JSON API.",
@@ -25,12 +24,21 @@ struct ServeCommand: RootCommand {
         version: StockroomVersion.number
     )
 
-    /// `stockroom serve --version` prints what `stockroom --version` does.
-    static func completeForDisplay(wrapped: Bool) {
+    /// `stockroom serve --version` prints what `stockroom --version` does: completed only when
+    /// help or the version is printed (main.swift), as `stockroom`'s is.
+    static func completeForDisplay() {
         configuration.version = StockroomVersion.line
     }
 
-    @OptionGroup var database: DatabaseOptions
+    // `--db` and `--busy-timeout` as `stockroom`'s commands declare them; ``DatabaseChoice``
+    // holds their rules and opens the database.
+    @Option(name: .long, help: ArgumentHelp(DatabaseChoice.databaseHelp, valueName: "path"), completion: .file())
+    var db: String?
+
+    @Option(name: .long, help: ArgumentHelp(DatabaseChoice.busyTimeoutHelp, valueName: "seconds"))
+    var busyTimeout: Double = DatabaseChoice.defaultBusyTimeout
+
+    var database: DatabaseChoice { DatabaseChoice(db: db, busyTimeout: busyTimeout) }
 
     @Option(help: ArgumentHelp("The address to listen on.", valueName: "address"))
     var host = "127.0.0.1"
@@ -55,6 +63,7 @@ struct ServeCommand: RootCommand {
     var importLimit = ServerConfiguration.defaultImportBodyLimit >> 20
 
     func validate() throws {
+        if let problem = database.problem { throw ValidationError(problem) }
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard ServerConfiguration.LogFormat(rawValue: logFormat) != nil else {
             throw ValidationError("--log-format must be text or json")

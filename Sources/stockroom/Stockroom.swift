@@ -1,8 +1,8 @@
 import ArgumentParser
-import StockroomCommandLine
+import StockroomStore
 
 /// The `stockroom` command: an inventory kept in a local SQLite file or in a PostgreSQL database.
-struct Stockroom: RootCommand {
+struct Stockroom: ParsableCommand {
     /// What parsing needs, and no more: the exit codes in the discussion and the full version
     /// line are added by ``completeForDisplay()`` only when help or the version is printed,
     /// so that an ordinary command builds neither at start-up (W6): building the wrapped
@@ -42,9 +42,18 @@ struct Stockroom: RootCommand {
 }
 
 extension Failure {
-    /// ``Failure/report(_:root:)`` for `stockroom`.
-    static func report(_ error: any Error) -> Int32 { report(error, root: Stockroom.self) }
+    /// How ArgumentParser reads its own errors for `stockroom`; the help dump (`--experimental-dump-help`)
+    /// feeds `swift package generate-manual`, whose man fills the lines itself.
+    static var parser: Parser {
+        Parser(exitStatus: { Stockroom.exitCode(for: $0).rawValue }, message: { Stockroom.message(for: $0) }) {
+            Stockroom.completeForDisplay(wrapped: !CommandLine.arguments.contains("--experimental-dump-help"))
+            print(Stockroom.fullMessage(for: $0))
+        }
+    }
 
-    /// ``Failure/classify(_:root:)`` for `stockroom`.
-    static func classify(_ error: any Error) -> (Code, String) { classify(error, root: Stockroom.self) }
+    /// ``Failure/report(_:parser:)`` for `stockroom`.
+    static func report(_ error: any Error) -> Int32 { report(error, parser: parser) }
+
+    /// ``Failure/classify(_:parser:)`` for `stockroom`.
+    static func classify(_ error: any Error) -> (Code, String) { classify(error, parser: parser) }
 }

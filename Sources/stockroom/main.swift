@@ -1,9 +1,10 @@
 // Entry point: parse, run, and turn every failure into one line on stderr and a documented
-// exit code (see Failure.swift).
+// exit code (Failure: StockroomStore's Program/Failure.swift; ArgumentParser's own errors are
+// read in Stockroom.swift).
 import ArgumentParser
 import FoundationEssentials
 import Glibc
-import StockroomCommandLine
+import StockroomStore
 
 StartUp.ignoreFatalSignals()
 do {

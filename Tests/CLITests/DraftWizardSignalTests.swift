@@ -1,6 +1,6 @@
 import Foundation
 @testable import stockroom
-import StockroomCommandLine
+import StockroomStore
 import StockroomTestSupport
 import Testing
 

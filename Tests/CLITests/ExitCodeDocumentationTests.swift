@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 @testable import stockroom
-import StockroomCommandLine
+import StockroomStore
 import StockroomTestSupport
 import Testing
 

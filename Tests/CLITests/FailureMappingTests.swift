@@ -1,7 +1,7 @@
+import ArgumentParser
 import PostgresCore
 import SQLiteCore
 @testable import stockroom
-import StockroomCommandLine
 import StockroomStore
 import Testing
 
@@ -41,6 +41,16 @@ import Testing
         #expect(code == .unavailable)
         #expect(code.rawValue == 69)
         #expect(message.contains("install libpq5"))
+    }
+
+    /// The core knows no parser: it reads the status ArgumentParser gives its own errors as the
+    /// code of that number (``Failure/Parser``), so a failed validation must stay `EX_USAGE`.
+    @Test func argumentParsersOwnErrorsKeepTheirCodes() {
+        #expect(ExitCode.validationFailure.rawValue == Failure.Code.usage.rawValue)
+        let (code, message) = Failure.classify(ValidationError("--port must be between 0 and 65535"))
+        #expect(code == .usage)
+        #expect(message == "--port must be between 0 and 65535")
+        #expect(Failure.classify(ExitCode.success) == (.success, ""))
     }
 
     @Test func multiLineMessagesBecomeOneLine() {

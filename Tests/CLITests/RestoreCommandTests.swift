@@ -1,7 +1,7 @@
 import Foundation
 import SQLiteCore
 @testable import stockroom
-import StockroomCommandLine
+import StockroomStore
 import StockroomTestSupport
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
 @testable import stockroom
-import StockroomCommandLine
 import StockroomMigrations
+import StockroomStore
 import StockroomTestSupport
 import Testing
 

@@ -1,6 +1,5 @@
 import Glibc
 import Inventory
-import StockroomCommandLine
 import StockroomStore
 
 /// The commands scripts run most, parsed without ArgumentParser.

@@ -2,7 +2,7 @@
 /// value (`--name value` or `--name=value`), flags (`--name`), and up to a number of positional
 /// arguments. Whatever it does not accept makes the whole scan nil, so that ArgumentParser,
 /// not this, decides what the command line means and how a mistake is reported.
-import StockroomCommandLine
+import StockroomStore
 struct OptionScan {
     /// Each option given and its value, in order.
     private(set) var values: [(name: String, value: String)] = []

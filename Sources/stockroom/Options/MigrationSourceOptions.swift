@@ -1,7 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
 import Glibc
-import StockroomCommandLine
 import StockroomStore
 
 /// `--migrations-dir PATH` (hidden): use the `NNNN_name.sql` files of a folder instead of the

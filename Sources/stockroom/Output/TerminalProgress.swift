@@ -1,6 +1,5 @@
 import FoundationEssentials
 import Glibc
-import StockroomCommandLine
 import StockroomStore
 
 /// "pages copied of total" on one self-overwriting stderr line, only when stderr is a terminal:

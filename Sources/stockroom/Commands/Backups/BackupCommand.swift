@@ -2,7 +2,6 @@ import ArgumentParser
 import FoundationEssentials
 import Glibc
 import Inventory
-import StockroomCommandLine
 import StockroomStore
 import TextFormats
 

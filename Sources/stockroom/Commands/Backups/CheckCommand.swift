@@ -1,6 +1,5 @@
 import ArgumentParser
 import Inventory
-import StockroomCommandLine
 import StockroomStore
 import TextFormats
 

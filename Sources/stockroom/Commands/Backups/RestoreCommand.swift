@@ -1,5 +1,4 @@
 import ArgumentParser
-import StockroomCommandLine
 import StockroomStore
 
 /// `stockroom restore SRC`: replaces the live database's content with a checked backup.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Inventory
-import StockroomCommandLine
+import StockroomStore
 
 /// `stockroom draft add`: opens a draft for a new item.
 struct AddDraft: ParsableCommand {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import StockroomCommandLine
+import StockroomStore
 
 /// `stockroom draft cancel`: throws a draft away.
 struct CancelDraft: ParsableCommand {

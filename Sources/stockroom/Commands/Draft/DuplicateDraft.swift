@@ -1,5 +1,5 @@
 import ArgumentParser
-import StockroomCommandLine
+import StockroomStore
 
 /// `stockroom draft duplicate`: opens a draft that copies an item.
 struct DuplicateDraft: ParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Inventory
-import StockroomCommandLine
+import StockroomStore
 
 /// `stockroom draft edit`: changes fields of an open draft.
 struct EditDraft: ParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Inventory
-import StockroomCommandLine
+import StockroomStore
 import TextFormats
 
 /// `stockroom draft list`: the open drafts.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import StockroomCommandLine
+import StockroomStore
 
 /// `stockroom draft save`: turns a draft into an item.
 struct SaveDraft: ParsableCommand {

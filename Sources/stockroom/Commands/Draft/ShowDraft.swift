@@ -1,6 +1,6 @@
 import ArgumentParser
 import Inventory
-import StockroomCommandLine
+import StockroomStore
 
 /// `stockroom draft show`: one draft in full.
 struct ShowDraft: ParsableCommand {

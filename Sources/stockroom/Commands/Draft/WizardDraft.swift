@@ -3,7 +3,6 @@ import DraftFlow
 import FoundationEssentials
 import Glibc
 import Inventory
-import StockroomCommandLine
 import StockroomStore
 
 /// `stockroom draft wizard`: asks for a draft's fields one question at a time.

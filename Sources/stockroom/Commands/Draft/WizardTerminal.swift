@@ -1,5 +1,5 @@
 import Glibc
-import StockroomCommandLine
+import StockroomStore
 
 /// The draft wizard's terminal: writes prompts straight to file descriptor 1 (nothing waits in
 /// a buffer when the program reads) and reads whole lines from file descriptor 0 in the

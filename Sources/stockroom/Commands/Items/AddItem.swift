@@ -1,6 +1,6 @@
 import ArgumentParser
 import Inventory
-import StockroomCommandLine
+import StockroomStore
 
 /// `stockroom items add`: puts a new item straight into the inventory.
 struct AddItem: ParsableCommand {

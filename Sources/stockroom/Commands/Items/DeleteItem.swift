@@ -1,5 +1,5 @@
 import ArgumentParser
-import StockroomCommandLine
+import StockroomStore
 
 /// `stockroom items delete`: removes an item.
 struct DeleteItem: ParsableCommand {

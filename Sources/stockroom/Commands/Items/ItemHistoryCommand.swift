@@ -1,6 +1,6 @@
 import ArgumentParser
 import Inventory
-import StockroomCommandLine
+import StockroomStore
 import TextFormats
 
 /// `stockroom items history`: every change to an item, oldest first.

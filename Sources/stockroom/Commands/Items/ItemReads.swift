@@ -1,5 +1,4 @@
 import Inventory
-import StockroomCommandLine
 import StockroomStore
 import TextFormats
 

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Inventory
-import StockroomCommandLine
 import StockroomStore
 
 /// `stockroom items list`: filters, pages and prints items.

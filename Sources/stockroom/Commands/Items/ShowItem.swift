@@ -1,6 +1,6 @@
 import ArgumentParser
 import Inventory
-import StockroomCommandLine
+import StockroomStore
 
 /// `stockroom items show`: one item in full.
 struct ShowItem: ParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Inventory
-import StockroomCommandLine
+import StockroomStore
 
 /// `stockroom items update`: changes some fields of an item.
 struct UpdateItem: ParsableCommand {

@@ -1,5 +1,4 @@
 import ArgumentParser
-import StockroomCommandLine
 import StockroomStore
 
 /// `stockroom migrate verify`: proves the database is what its migrations say it is.

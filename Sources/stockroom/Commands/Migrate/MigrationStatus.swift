@@ -1,5 +1,4 @@
 import ArgumentParser
-import StockroomCommandLine
 import StockroomStore
 import TextFormats
 

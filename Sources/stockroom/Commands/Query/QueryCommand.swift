@@ -1,5 +1,4 @@
 import ArgumentParser
-import StockroomCommandLine
 import StockroomStore
 
 /// `stockroom query SQL`: one read-only statement against the database, for scripts and people.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import StockroomCommandLine
+import StockroomStore
 
 /// `stockroom serve`: runs the web server, a program of its own (``ServerProgram``), with the
 /// arguments as typed. The server is not linked into `stockroom`, so that no other command pays

@@ -1,5 +1,5 @@
 import Glibc
-import StockroomCommandLine
+import StockroomStore
 
 /// `stockroom-serve`, the web server's program, installed next to `stockroom` (the release
 /// build and every install put both in one folder).

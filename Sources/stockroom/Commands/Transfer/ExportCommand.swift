@@ -1,7 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
 import Glibc
-import StockroomCommandLine
 import StockroomStore
 
 /// `stockroom export`: every item, as one consistent snapshot, in a file format other tools read.

@@ -1,7 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
 import Glibc
-import StockroomCommandLine
 import StockroomStore
 import TextFormats
 

@@ -1,12 +1,11 @@
-import TextFormats
-import ArgumentParser
 import FoundationEssentials
 import Glibc
 import Inventory
-import StockroomStore
+import TextFormats
 
 /// Maps every error to the exit codes documented in the README (sysexits.h values), and
-/// prints it as a single `error:` line on stderr.
+/// prints it as a single `error:` line on stderr: for every program, which supplies only its
+/// command-line parser's reading of the parser's own errors (``Parser``).
 package enum Failure {
     /// Exit codes: the one list of them. Each case's meaning is in ExitCodes.swift (an
     /// exhaustive switch, so a new case does not compile without one); `stockroom --help` is
@@ -29,7 +28,7 @@ package enum Failure {
         case terminated = 143  // 128 + SIGTERM: `draft wizard` stopped by SIGTERM
     }
 
-    /// A failure the CLI detects itself, with its exit code.
+    /// A failure a program detects itself (a refusal, a missing file), with its exit code.
     package struct Message: Error, CustomStringConvertible {
         package let code: Code
         package let description: String
@@ -64,16 +63,38 @@ package enum Failure {
         }
     }
 
-    /// Prints `error` and returns the process exit code; `root` is the program's root command,
-    /// whose help or version ArgumentParser asked for when `error` means success.
-    package static func report<Root: RootCommand>(_ error: any Error, root: Root.Type) -> Int32 {
+    /// How a program's command-line parser reads the errors that are its own: an unknown
+    /// option, a missing value, a failed validation, and the help, the version or a completion
+    /// script asked for, which a parser reports as errors that mean success. The one kind of
+    /// error the core cannot know, as it depends on no parser: each program fills this in from
+    /// its parser (ArgumentParser's `exitCode(for:)`, `message(for:)` and `fullMessage(for:)`).
+    package struct Parser {
+        /// The exit status the parser gives an error: 0 when it means success (help, the
+        /// version), else a sysexits.h value, read as the ``Code`` of that number
+        /// (ArgumentParser's validation failure is `EX_USAGE`, ``Code/usage``); a status with
+        /// no ``Code`` is ``Code/software``.
+        package let exitStatus: (any Error) -> Int32
+        /// The parser's message for an error that is a failure.
+        package let message: (any Error) -> String
+        /// Prints what an error that means success asked for (the help, the version).
+        package let display: (any Error) -> Void
+
+        package init(exitStatus: @escaping (any Error) -> Int32, message: @escaping (any Error) -> String,
+                     display: @escaping (any Error) -> Void) {
+            self.exitStatus = exitStatus
+            self.message = message
+            self.display = display
+        }
+    }
+
+    /// Prints `error` as one `error:` line on stderr and returns the process exit code; when
+    /// `parser` reads it as success (help or the version was asked for), prints that instead
+    /// and returns 0. A ``Silent`` error prints nothing.
+    package static func report(_ error: any Error, parser: Parser) -> Int32 {
         if let silent = error as? Silent { return silent.code.rawValue }
-        let (code, message) = classify(error, root: root)
+        let (code, message) = classify(error, parser: parser)
         if code == .success {
-            // --help, --version: ArgumentParser reports these as errors that mean success.
-            // The help dump feeds `swift package generate-manual`: man fills the lines itself.
-            Root.completeForDisplay(wrapped: !CommandLine.arguments.contains("--experimental-dump-help"))
-            print(Root.fullMessage(for: error))
+            parser.display(error)
             return 0
         }
         StandardError.write("error: \(oneLine(message))\n")
@@ -105,10 +126,12 @@ package enum Failure {
         return first.lowercased() + text.dropFirst()
     }
 
-    /// The exit code and message for `error`; ArgumentParser's own errors are read as `root`'s.
-    package static func classify<Root: RootCommand>(_ error: any Error, root: Root.Type) -> (Code, String) {
+    /// The exit code and message for `error`: every error of the core's is read here, any
+    /// other by `parser` (an error that means success reads as ``Code/success`` and "").
+    package static func classify(_ error: any Error, parser: Parser) -> (Code, String) {
         // The engines' errors (and the migrations' and files') are explained by the store,
-        // for both engines; only the exit code is the CLI's.
+        // for both engines (StoreFailure.Report, which the web server reads too); the exit code
+        // is a program's.
         if let report = StoreFailure.report(error, secondsWaited: { secondsWaited }) {
             return (code(for: report.category), report.message)
         }
@@ -132,11 +155,10 @@ package enum Failure {
         case let error as CopyError:
             return (code(for: error), error.description)
         default:
-            let code = Root.exitCode(for: error)
-            if code == .success { return (.success, "") }
-            // ArgumentParser's own messages (unknown option, missing value, ValidationError).
-            return (code == .validationFailure ? .usage : Code(rawValue: code.rawValue) ?? .software,
-                    Root.message(for: error))
+            let status = parser.exitStatus(error)
+            if status == Code.success.rawValue { return (.success, "") }
+            // The parser's own messages (unknown option, missing value, ValidationError).
+            return (Code(rawValue: status) ?? .software, parser.message(error))
         }
     }
 

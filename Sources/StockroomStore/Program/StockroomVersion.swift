@@ -1,5 +1,3 @@
-import StockroomStore
-
 /// The version `stockroom --version` prints.
 package enum StockroomVersion {
     /// The release, `MAJOR.MINOR.PATCH` (semantic versioning): changed by hand, here and

@@ -1,19 +1,30 @@
 import FoundationEssentials
 import Glibc
-import StockroomStore
 
 /// The database a command uses and how long it waits for other writers, as `--db` and
-/// `--busy-timeout` chose them: a plain value, so that the fast path (FastPath/FastPath.swift),
-/// which runs without ArgumentParser, opens the database exactly as ``DatabaseOptions`` does.
+/// `--busy-timeout` chose them: a plain value, with the rules and the opening written once for
+/// every program, whether it reads its command line with ArgumentParser (`stockroom`'s
+/// `DatabaseOptions`, `stockroom-serve`) or without (`stockroom`'s fast path).
 package struct DatabaseChoice: Equatable {
     /// `--busy-timeout`'s default, in seconds.
     package static let defaultBusyTimeout: Double = 5
+
+    /// `--db`'s description in a program's help.
+    package static var databaseHelp: String {
+        "The database file, or a PostgreSQL URI (postgresql://...). Default: $STOCKROOM_DB, else ${XDG_DATA_HOME:-~/.local/share}/stockroom/stockroom.sqlite."
+    }
+
+    /// `--busy-timeout`'s description in a program's help.
+    package static var busyTimeoutHelp: String {
+        "Seconds to wait while another process holds the write lock before giving up with exit code \(Failure.Code.busy.rawValue)."
+    }
 
     /// `--db`, when given.
     package var db: String?
     /// `--busy-timeout`, in seconds.
     package var busyTimeout: Double = defaultBusyTimeout
 
+    /// A choice of `db` (nil: $STOCKROOM_DB or the default) waiting up to `busyTimeout` seconds.
     package init(db: String? = nil, busyTimeout: Double = defaultBusyTimeout) {
         self.db = db
         self.busyTimeout = busyTimeout
@@ -45,6 +56,7 @@ package struct DatabaseChoice: Equatable {
         return dataHome + "/stockroom/stockroom.sqlite"
     }
 
+    /// `--busy-timeout` as the store takes it.
     package var busyTimeoutMilliseconds: Int32 { Int32((busyTimeout * 1000).rounded()) }
 
     /// Opens the store to write (creating and migrating the file when needed).
