@@ -86,8 +86,8 @@ CREATE TABLE items (
 CREATE TABLE items_search_ranges (
     trigram text COLLATE "C" NOT NULL,
     head text COLLATE "C" NOT NULL,
-    first_name text COLLATE "C" NOT NULL,
-    last_name text COLLATE "C" NOT NULL,
+    first_start text COLLATE "C" NOT NULL,
+    last_start text COLLATE "C" NOT NULL,
     CONSTRAINT items_search_ranges_pkey PRIMARY KEY (trigram, head)
 );
 
@@ -117,9 +117,9 @@ CREATE TRIGGER items_record_changes AFTER UPDATE OF name, color, status, quantit
 
 CREATE TRIGGER items_record_deletion AFTER DELETE ON items FOR EACH ROW EXECUTE FUNCTION items_record_history();
 
-CREATE TRIGGER items_search_ranges_after_insert AFTER INSERT ON items REFERENCING NEW TABLE AS written FOR EACH STATEMENT EXECUTE FUNCTION items_search_ranges_widen();
+CREATE TRIGGER items_search_ranges_after_insert AFTER INSERT ON items REFERENCING NEW TABLE AS written FOR EACH STATEMENT EXECUTE FUNCTION items_search_ranges_cover_inserted();
 
-CREATE TRIGGER items_search_ranges_after_update AFTER UPDATE ON items REFERENCING NEW TABLE AS written FOR EACH STATEMENT EXECUTE FUNCTION items_search_ranges_widen();
+CREATE TRIGGER items_search_ranges_after_update AFTER UPDATE ON items REFERENCING OLD TABLE AS previous NEW TABLE AS written FOR EACH STATEMENT EXECUTE FUNCTION items_search_ranges_cover_updated();
 
 CREATE TRIGGER items_take_history_turn BEFORE INSERT OR DELETE OR UPDATE ON items FOR EACH STATEMENT EXECUTE FUNCTION items_history_turn();
 
@@ -277,34 +277,56 @@ BEGIN
 END;
 $function$;
 
+CREATE OR REPLACE FUNCTION items_search_ranges_cover_inserted()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+    INSERT INTO items_search_ranges AS ranges (trigram, head, first_start, last_start)
+    SELECT wanted.trigram, wanted.head, wanted.first_start, wanted.last_start
+    FROM (SELECT lower(substr(name, position, 3)) AS trigram, left(name, 2) AS head,
+                 min(left(name, 8)) AS first_start, max(left(name, 8)) AS last_start
+          FROM written CROSS JOIN LATERAL generate_series(1, length(name) - 2) AS position
+          GROUP BY 1, 2) AS wanted
+    WHERE (SELECT held.first_start <= wanted.first_start AND held.last_start >= wanted.last_start
+           FROM items_search_ranges AS held
+           WHERE held.trigram = wanted.trigram AND held.head = wanted.head) IS NOT TRUE
+    ON CONFLICT (trigram, head) DO UPDATE
+        SET first_start = least(ranges.first_start, excluded.first_start),
+            last_start = greatest(ranges.last_start, excluded.last_start);
+    RETURN NULL;
+END;
+$function$;
+
+CREATE OR REPLACE FUNCTION items_search_ranges_cover_updated()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+    INSERT INTO items_search_ranges AS ranges (trigram, head, first_start, last_start)
+    SELECT wanted.trigram, wanted.head, wanted.first_start, wanted.last_start
+    FROM (SELECT lower(substr(name, position, 3)) AS trigram, left(name, 2) AS head,
+                 min(left(name, 8)) AS first_start, max(left(name, 8)) AS last_start
+          FROM (SELECT name FROM written EXCEPT SELECT name FROM previous) AS brought
+          CROSS JOIN LATERAL generate_series(1, length(name) - 2) AS position
+          GROUP BY 1, 2) AS wanted
+    WHERE (SELECT held.first_start <= wanted.first_start AND held.last_start >= wanted.last_start
+           FROM items_search_ranges AS held
+           WHERE held.trigram = wanted.trigram AND held.head = wanted.head) IS NOT TRUE
+    ON CONFLICT (trigram, head) DO UPDATE
+        SET first_start = least(ranges.first_start, excluded.first_start),
+            last_start = greatest(ranges.last_start, excluded.last_start);
+    RETURN NULL;
+END;
+$function$;
+
 CREATE OR REPLACE FUNCTION items_search_ranges_rebuild()
  RETURNS void
  LANGUAGE sql
 AS $function$
     DELETE FROM items_search_ranges;
-    INSERT INTO items_search_ranges (trigram, head, first_name, last_name)
-    SELECT lower(substr(name, position, 3)), left(name, 2), min(name), max(name)
+    INSERT INTO items_search_ranges (trigram, head, first_start, last_start)
+    SELECT lower(substr(name, position, 3)), left(name, 2), min(left(name, 8)), max(left(name, 8))
     FROM items CROSS JOIN LATERAL generate_series(1, length(name) - 2) AS position
     GROUP BY 1, 2;
-$function$;
-
-CREATE OR REPLACE FUNCTION items_search_ranges_widen()
- RETURNS trigger
- LANGUAGE plpgsql
-AS $function$
-BEGIN
-    INSERT INTO items_search_ranges AS ranges (trigram, head, first_name, last_name)
-    SELECT wanted.trigram, wanted.head, wanted.first_name, wanted.last_name
-    FROM (SELECT lower(substr(name, position, 3)) AS trigram, left(name, 2) AS head,
-                 min(name) AS first_name, max(name) AS last_name
-          FROM written CROSS JOIN LATERAL generate_series(1, length(name) - 2) AS position
-          GROUP BY 1, 2) AS wanted
-    WHERE (SELECT held.first_name <= wanted.first_name AND held.last_name >= wanted.last_name
-           FROM items_search_ranges AS held
-           WHERE held.trigram = wanted.trigram AND held.head = wanted.head) IS NOT TRUE
-    ON CONFLICT (trigram, head) DO UPDATE
-        SET first_name = least(ranges.first_name, excluded.first_name),
-            last_name = greatest(ranges.last_name, excluded.last_name);
-    RETURN NULL;
-END;
 $function$;

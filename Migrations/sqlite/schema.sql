@@ -178,8 +178,8 @@ CREATE VIRTUAL TABLE items_search USING fts5(
 CREATE TABLE items_search_ranges (
     trigram TEXT NOT NULL,
     head TEXT NOT NULL,
-    first_name TEXT NOT NULL,
-    last_name TEXT NOT NULL,
+    first_start TEXT NOT NULL,
+    last_start TEXT NOT NULL,
     PRIMARY KEY (trigram, head)
 ) WITHOUT ROWID;
 
@@ -305,26 +305,26 @@ END;
 
 CREATE TRIGGER items_search_ranges_after_insert AFTER INSERT ON items
 WHEN length(new.name) >= 3 BEGIN
-    INSERT INTO items_search_ranges (trigram, head, first_name, last_name)
-    SELECT lower(substr(new.name, position, 3)), substr(new.name, 1, 2), new.name, new.name
+    INSERT INTO items_search_ranges (trigram, head, first_start, last_start)
+    SELECT lower(substr(new.name, position, 3)), substr(new.name, 1, 2), substr(new.name, 1, 8), substr(new.name, 1, 8)
     FROM (WITH RECURSIVE positions(position) AS (
               SELECT 1 UNION ALL SELECT position + 1 FROM positions WHERE position + 3 <= length(new.name))
           SELECT position FROM positions)
     WHERE true
     ON CONFLICT (trigram, head) DO UPDATE
-        SET first_name = min(first_name, excluded.first_name), last_name = max(last_name, excluded.last_name)
-        WHERE excluded.first_name < first_name OR excluded.last_name > last_name;
+        SET first_start = min(first_start, excluded.first_start), last_start = max(last_start, excluded.last_start)
+        WHERE excluded.first_start < first_start OR excluded.last_start > last_start;
 END;
 
 CREATE TRIGGER items_search_ranges_after_update AFTER UPDATE OF name ON items
 WHEN length(new.name) >= 3 AND old.name IS NOT new.name BEGIN
-    INSERT INTO items_search_ranges (trigram, head, first_name, last_name)
-    SELECT lower(substr(new.name, position, 3)), substr(new.name, 1, 2), new.name, new.name
+    INSERT INTO items_search_ranges (trigram, head, first_start, last_start)
+    SELECT lower(substr(new.name, position, 3)), substr(new.name, 1, 2), substr(new.name, 1, 8), substr(new.name, 1, 8)
     FROM (WITH RECURSIVE positions(position) AS (
               SELECT 1 UNION ALL SELECT position + 1 FROM positions WHERE position + 3 <= length(new.name))
           SELECT position FROM positions)
     WHERE true
     ON CONFLICT (trigram, head) DO UPDATE
-        SET first_name = min(first_name, excluded.first_name), last_name = max(last_name, excluded.last_name)
-        WHERE excluded.first_name < first_name OR excluded.last_name > last_name;
+        SET first_start = min(first_start, excluded.first_start), last_start = max(last_start, excluded.last_start)
+        WHERE excluded.first_start < first_start OR excluded.last_start > last_start;
 END;

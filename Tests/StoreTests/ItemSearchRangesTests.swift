@@ -83,7 +83,7 @@ import Testing
         #expect(backOrdered.allSatisfy { $0.status == .outOfStock(isOnBackOrder: true) && $0.name.lowercased().contains("sturdy") })
     }
 
-    /// Every range the current names need is in the table and covers them, whoever wrote the
+    /// Every range the current names need is in the table and covers their starts, whoever wrote the
     /// rows (ranges of renamed or deleted names may stay wider than needed; they never hide a
     /// match), on both engines, with letters that only a Unicode-wide fold would change.
     @Test(arguments: Engine.allCases)
@@ -98,11 +98,11 @@ import Testing
         let needed = engine == .sqlite
             ? """
               WITH RECURSIVE positions(position) AS (SELECT 1 UNION ALL SELECT position + 1 FROM positions WHERE position < 200)
-              SELECT lower(substr(name, position, 3)) AS trigram, substr(name, 1, 2) AS head, name FROM items JOIN positions ON position + 2 <= length(name)
+              SELECT lower(substr(name, position, 3)) AS trigram, substr(name, 1, 2) AS head, substr(name, 1, 8) AS start FROM items JOIN positions ON position + 2 <= length(name)
               """
-            : "SELECT lower(substr(name, position, 3)) AS trigram, left(name, 2) AS head, name FROM items CROSS JOIN generate_series(1, length(name) - 2) AS position"
+            : "SELECT lower(substr(name, position, 3)) AS trigram, left(name, 2) AS head, left(name, 8) AS start FROM items CROSS JOIN generate_series(1, length(name) - 2) AS position"
         let coverage = try test.shell("""
-            SELECT count(*), count(ranges.trigram), sum(CASE WHEN ranges.first_name <= needed.name AND needed.name <= ranges.last_name THEN 1 ELSE 0 END)
+            SELECT count(*), count(ranges.trigram), sum(CASE WHEN ranges.first_start <= needed.start AND needed.start <= ranges.last_start THEN 1 ELSE 0 END)
             FROM (\(needed)) AS needed LEFT JOIN items_search_ranges AS ranges ON ranges.trigram = needed.trigram AND ranges.head = needed.head;
             """)
         let counts = coverage.output.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "|")
@@ -110,5 +110,37 @@ import Testing
                 "\(engine): \(coverage.output) \(coverage.stderr)")
         #expect(try test.store.items.items(matching: ItemQuery(nameContains: "\u{212A}", limit: 5)).isEmpty == false)
         #expect(try test.store.items.items(matching: ItemQuery(nameContains: "kelvin k", limit: 5)).isEmpty, "\(engine): the Kelvin sign is not an ASCII K")
+    }
+
+    /// A `%`, `_` or `\\` followed by a combining mark is one Swift character but still LIKE's
+    /// wildcard or escape to the engine: the pattern escapes it by Unicode scalar, so the term
+    /// means its text, whichever plan runs (the ranges, the candidates, the plain statement).
+    @Test(arguments: Engine.allCases)
+    func aWildcardBeforeACombiningMarkIsLiteral(_ engine: Engine) throws {
+        let test = try TestStore(engine)
+        let names = ["Qbab\u{301}z lamp", "Qb%\u{301}z lamp", "Qx\\\u{301}y lamp", "Qx\u{301}y lamp", "Qa_\u{301}b lamp", "Qaz\u{301}b lamp"]
+        let items = names.map { Item(name: $0, status: .inStock(quantity: 1)) }
+        try test.store.items.insert(contentsOf: items)
+        for term in ["b%\u{301}z", "x\\\u{301}y", "a_\u{301}b", "%\u{301}z l"] {
+            for limit in [nil, 5] as [Int?] {
+                let query = ItemQuery(nameContains: term, limit: limit)
+                let found = try test.store.items.items(matching: query)
+                #expect(found == ItemSearchTests.expected(items, query), "\(engine) \(term.debugDescription) limit \(String(describing: limit))")
+                #expect(found.count == 1, "\(engine) \(term.debugDescription): \(found.map(\.name))")
+            }
+        }
+    }
+
+    /// A name written in the sqlite3 shell that is not valid UTF-8 bounds its ranges with bytes
+    /// no `String` can hold: the bounds are read and bound as bytes, so the walk still reaches it.
+    @Test func aNameThatIsNotUTF8StillBoundsItsRanges() throws {
+        let test = try TestStore(.sqlite)
+        try test.store.items.insert(contentsOf: (0..<5_000).map { Item(name: "Zz sturdy \($0 + 10_000)", status: .inStock(quantity: 1)) })
+        let now = "'2026-11-27T10:00:00.000Z'"
+        #expect(try test.shell("INSERT INTO items (id, name, color, status, quantity, is_on_back_order, created_at, updated_at) VALUES ('01937a2b-0000-7000-8000-0000000000ff', 'Zz sturdy ' || CAST(x'ff' AS TEXT), NULL, 'in_stock', 1, NULL, \(now), \(now));").status == 0)
+        for (limit, offset) in [(6_000, 0), (1, 5_000), (20, 4_990)] {
+            let found = try test.store.items.items(matching: ItemQuery(nameContains: "sturdy", limit: limit, offset: offset))
+            #expect(found.map(\.id.lowercasedString) == (try Self.scan(test, "sturdy", limit: limit, offset: offset)), "limit \(limit) offset \(offset)")
+        }
     }
 }

@@ -136,12 +136,15 @@ public struct ItemQuery: Sendable, Equatable {
         return (columns[0], columns[1], columns[2])
     }()
 
+    /// `text` with LIKE's wildcards and escape character escaped. By Unicode scalar, as the
+    /// engines read a pattern: a `%` followed by a combining mark is one Swift `Character`
+    /// that is not "%", yet still a wildcard to the engine.
     static func escapeLike(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
-            escaped.append(character)
+        var escaped = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar == "%" || scalar == "_" || scalar == "\\" { escaped.append("\\") }
+            escaped.append(scalar)
         }
-        return escaped
+        return String(escaped)
     }
 }

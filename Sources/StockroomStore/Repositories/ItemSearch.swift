@@ -57,10 +57,47 @@ enum ItemSearch {
         return trigrams
     }
 
-    /// The names, within one head, that can hold a term: from `first` through `last`.
+    /// The names, within one head, that can hold a term: from `first` (inclusive) up to `end`
+    /// (exclusive), as UTF-8 bytes, the order both engines compare names in. Kept as bytes, not
+    /// `String`: a name written by hand in the sqlite3 shell may not be valid UTF-8, and
+    /// repairing it would move the bound past names that match.
     struct NameRange: Equatable {
-        let first: String
-        let last: String
+        let first: [UInt8]
+        let end: [UInt8]
+
+        /// The range of names from `first` on that begin with `lastStart` or sort before it;
+        /// nil when no text sorts after every name beginning with `lastStart`.
+        init?(first: [UInt8], lastStart: [UInt8]) {
+            guard let end = ItemSearch.successor(of: lastStart) else { return nil }
+            self.first = first
+            self.end = end
+        }
+    }
+
+    /// The least text greater than every text beginning with `start`, in byte order (SQLite's
+    /// BINARY, PostgreSQL's "C"; for UTF-8, code point order): `start` with its last character
+    /// one higher (past the surrogates), so the bound is valid text for a server; for bytes
+    /// that are not UTF-8 (a hand-written SQLite name), the last byte below 0xFF one higher.
+    /// Nil when there is none (every character U+10FFFF, every byte 0xFF).
+    static func successor(of start: [UInt8]) -> [UInt8]? {
+        if let text = String(validating: start, as: UTF8.self) {
+            var scalars = Array(text.unicodeScalars)
+            while let last = scalars.popLast() {
+                let next = last.value == 0xD7FF ? 0xE000 : last.value + 1
+                if let scalar = Unicode.Scalar(next) {
+                    scalars.append(scalar)
+                    var successor = String.UnicodeScalarView()
+                    successor.append(contentsOf: scalars)
+                    return Array(String(successor).utf8)
+                }
+            }
+            return nil
+        }
+        var bytes = start
+        while let last = bytes.popLast() {
+            if last < 0xFF { return bytes + [last + 1] }
+        }
+        return nil
     }
 }
 
@@ -95,8 +132,8 @@ extension ItemRecords {
     /// The name ranges that can hold `term`'s matches, one per head holding all its trigrams,
     /// in name order (empty: nothing matches); nil when the file has no
     /// ``ItemsSearchRangesTable`` (a reader never migrates, so a file from before 0007 is read
-    /// as it is). Asked in the caller's snapshot, so a migration committing meanwhile cannot
-    /// split the answer from the reads.
+    /// as it is) or a range has no end. Asked in the caller's snapshot, so a migration
+    /// committing meanwhile cannot split the answer from the reads.
     func nameRanges(holding term: String) throws -> [ItemSearch.NameRange]? {
         guard try connection.tableExists(ItemsSearchRangesTable.name),
               let trigrams = ItemSearch.trigrams(ItemsSearchRangesTable.folded(term)) else { return nil }
@@ -104,9 +141,20 @@ extension ItemRecords {
             for (index, trigram) in trigrams.enumerated() { try statement.bind(trigram, at: index) }
             var ranges: [ItemSearch.NameRange] = []
             while try statement.step() {
-                ranges.append(ItemSearch.NameRange(first: statement.text(at: 0), last: statement.text(at: 1)))
+                let first = statement.withText(at: 0) { Array($0) }
+                guard let range = ItemSearch.NameRange(first: first, lastStart: statement.withText(at: 1) { Array($0) }) else {
+                    return nil
+                }
+                ranges.append(range)
             }
             return ranges
         }
+    }
+}
+
+extension ParameterSink {
+    /// Binds `bytes` as text, as they are (a range's bound, which may not be valid UTF-8).
+    func bindText(_ bytes: [UInt8], at index: Int) throws {
+        try bytes.withUnsafeBufferPointer { try bindText($0, at: index) }
     }
 }

@@ -149,6 +149,11 @@ protocol StoreConnection: AnyObject {
     /// the engine's work (SQLite: virtual-machine instructions); engines without such a count
     /// run `body` to the end. What a search walk uses to stop without a second pass.
     func withInstructionBudget<T>(_ instructions: Int, _ body: () throws -> T) throws -> T?
+    /// True when every statement from now until the current transaction ends sees one
+    /// snapshot: no transaction is open (``inReadTransaction(_:)`` opens one), or the open one
+    /// is. False inside a PostgreSQL READ COMMITTED transaction, whose statements each see the
+    /// latest commits.
+    var readsFromOneSnapshot: Bool { get }
     /// Rows per page when a long read is taken in keyset pages (PostgreSQL, whose client holds
     /// a whole result); nil when one statement streams every row as it is stepped (SQLite).
     var readPageSize: Int? { get }

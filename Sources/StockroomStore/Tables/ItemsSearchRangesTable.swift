@@ -3,9 +3,10 @@ import StockroomMigrations
 /// The table of search ranges, `items_search_ranges` (Migrations/<engine>/
 /// 0007_name_search_ranges.sql): for every trigram of every name (ASCII letters folded, as the
 /// search's LIKE folds them) and every head (a name's first ``headLength`` characters), the
-/// first and the last name of that head holding the trigram. A search reads only the names
-/// between the latest first name and the earliest last name of its term's trigrams, in each
-/// head holding them all (ItemSearch.swift). Kept by triggers on `items`, on both engines.
+/// least and the greatest start (first ``startLength`` characters) of that head's names holding
+/// the trigram. A search reads, in each head holding all its term's trigrams, only the names
+/// from the latest least start up to past every name beginning with the earliest greatest
+/// start (ItemSearch.swift). Kept by triggers on `items`, on both engines.
 enum ItemsSearchRangesTable {
     /// The table's name.
     static let name = "items_search_ranges"
@@ -14,20 +15,23 @@ enum ItemsSearchRangesTable {
     static let replacedName = "items_search_heads"
     /// How many characters of a name make its head (the migrations' `substr(name, 1, 2)`).
     static let headLength = 2
+    /// How many characters of a name make the start a range is bounded by (the migrations'
+    /// `substr(name, 1, 8)`): names that differ only further in never move a bound.
+    static let startLength = 8
     /// The columns, as the migrations create them: written by the triggers, read by
     /// ``rangesSQL(trigramCount:)``.
-    static let columns = ["trigram", "head", "first_name", "last_name"]
+    static let columns = ["trigram", "head", "first_start", "last_start"]
     /// The primary key: one range per trigram and head.
     static let key = ["trigram", "head"]
 
-    /// The ranges in which names holding every one of `trigrams` (folded by
-    /// ``folded(_:)``) can lie, one per head holding them all, in name order; its parameters are
-    /// the trigrams, one each.
+    /// The starts between which names holding every one of `trigrams` (folded by
+    /// ``folded(_:)``) can lie, one pair per head holding them all, in name order: the latest
+    /// least start and the earliest greatest start. Its parameters are the trigrams, one each.
     static func rangesSQL(trigramCount: Int) -> String {
         let placeholders = Array(repeating: "?", count: trigramCount).joined(separator: ", ")
         return """
-            SELECT max(first_name), min(last_name) FROM \(name) WHERE trigram IN (\(placeholders)) \
-            GROUP BY head HAVING count(*) = \(trigramCount) ORDER BY head
+            SELECT max(\(columns[2])), min(\(columns[3])) FROM \(name) WHERE \(columns[0]) IN (\(placeholders)) \
+            GROUP BY \(columns[1]) HAVING count(*) = \(trigramCount) ORDER BY \(columns[1])
             """
     }
 
@@ -47,11 +51,12 @@ enum ItemsSearchRangesTable {
         case .sqlite:
             """
             DELETE FROM \(name);
-            INSERT INTO \(name) (trigram, head, first_name, last_name)
+            INSERT INTO \(name) (\(columns.joined(separator: ", ")))
             WITH RECURSIVE positions(position) AS (
                 SELECT 1 UNION ALL SELECT position + 1 FROM positions
                 WHERE position + 3 <= (SELECT coalesce(max(length(name)), 0) FROM \(ItemsTable.name)))
-            SELECT lower(substr(name, position, 3)), substr(name, 1, \(headLength)), min(name), max(name)
+            SELECT lower(substr(name, position, 3)), substr(name, 1, \(headLength)),
+                   min(substr(name, 1, \(startLength))), max(substr(name, 1, \(startLength)))
             FROM \(ItemsTable.name) JOIN positions ON position + 2 <= length(name)
             GROUP BY 1, 2
             """

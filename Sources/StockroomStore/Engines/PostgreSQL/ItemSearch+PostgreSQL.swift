@@ -6,9 +6,10 @@ import Inventory
 /// `items_by_name` (an index-only scan once autovacuum has visited the table), each range one
 /// statement that stops at the page's last match, for at most ``ItemSearch/serverWalkBudget``
 /// rows in all. When the matches are sparser than that, or without a limit, the plain
-/// statement: the planner then fetches pg_trgm's candidates, which for such a term are few.
+/// statement: the planner then fetches pg_trgm's candidates (few, for a term that rare in its
+/// ranges, unless pg_trgm cannot narrow it: it skips punctuation).
 /// (The server's planner alone picked, for a common term, between fetching and sorting every
-/// candidate and walking from the first name, 50 ms to 1 s at 1M items; BENCHMARKS.md, W11.)
+/// candidate and walking from the first name, 20 ms to 1 s at 1M items; BENCHMARKS.md, W11.)
 extension ItemSearch {
     /// The most `items_by_name` entries a walk reads on a server before the candidates answer
     /// instead: about 2 ms of index-only walking at 1M items, the cost of a few thousand
@@ -22,7 +23,10 @@ extension ItemRecords {
     func searchInServerSnapshot(_ term: String, _ query: ItemQuery, _ body: (Item) throws -> Void) throws -> Bool {
         guard let ranges = try nameRanges(holding: term) else { return false }
         if ranges.isEmpty { return true }
-        guard let limit = query.limit else { return false }
+        // The walk reads a range, then counts it: both must see one snapshot, or a row deleted
+        // in between would make a range look walked to its end. Inside a caller's READ
+        // COMMITTED transaction, the plain statement.
+        guard let limit = query.limit, connection.readsFromOneSnapshot else { return false }
         let wanted = limit.addingReportingOverflow(query.offset)
         guard !wanted.overflow, wanted.partialValue <= ItemSearch.walkCeiling,
               let items = try walkedItemsOnServer(term, query, limit: limit, ranges: ranges) else { return false }
@@ -35,8 +39,8 @@ extension ItemRecords {
     /// fewer rows than that; nil when the page might need rows past it.
     ///
     /// Each range is walked by one statement that returns the rows of its matches, and stops at
-    /// the page's last one: the walk reads only `id` and `name` (and the columns of the query's
-    /// other conditions), so PostgreSQL can answer it from the index. A range that yields too
+    /// the page's last one: the walk reads only `id` and `name`, so PostgreSQL can answer it
+    /// from the index (with another condition, status or colour, it reads the rows too). A range that yields too
     /// few matches is then counted, up to the budget left, to know whether the walk reached its
     /// end or spent the budget.
     private func walkedItemsOnServer(_ term: String, _ query: ItemQuery, limit: Int, ranges: [ItemSearch.NameRange]) throws -> [Item]? {
@@ -47,18 +51,18 @@ extension ItemRecords {
         let (conditions, bindConditions): ([String], (Connection.Statement, Int) throws -> Int) = others.conditions(connection.dialect)
         let matches = ([ItemQuery.containsCondition(connection.dialect)] + conditions).joined(separator: " AND ")
         let walked = conditions.isEmpty ? "\(ItemsTable.key), name" : ItemsTable.selectColumns
-        let rangeRows = "SELECT \(walked) FROM \(ItemsTable.name) WHERE name >= ? AND name <= ? ORDER BY name, \(ItemsTable.key) LIMIT ?"
+        let rangeRows = "SELECT \(walked) FROM \(ItemsTable.name) WHERE name >= ? AND name < ? ORDER BY name, \(ItemsTable.key) LIMIT ?"
         let walk = """
             SELECT \(ItemsTable.selectColumns) FROM \(ItemsTable.name) JOIN (SELECT \(ItemsTable.key) FROM (\(rangeRows)) AS range_rows \
-            WHERE \(matches) LIMIT ?) AS hits USING (\(ItemsTable.key)) ORDER BY name, \(ItemsTable.key)
+            WHERE \(matches) ORDER BY name, \(ItemsTable.key) LIMIT ?) AS hits USING (\(ItemsTable.key)) ORDER BY name, \(ItemsTable.key)
             """
         let count = "SELECT count(*) FROM (\(rangeRows)) AS range_rows"
         var budget = ItemSearch.serverWalkBudget
         var found: [Item] = []
         for range in ranges {
             found += try connection.withStatement(walk) { statement in
-                try statement.bind(range.first, at: 0)
-                try statement.bind(range.last, at: 1)
+                try statement.bindText(range.first, at: 0)
+                try statement.bindText(range.end, at: 1)
                 try statement.bind(budget, at: 2)
                 try statement.bind(ItemQuery.containsPattern(term), at: 3)
                 let next = try bindConditions(statement, 4)
@@ -69,8 +73,8 @@ extension ItemRecords {
             }
             if found.count == wanted { break }
             let read = try connection.withStatement(count) { statement in
-                try statement.bind(range.first, at: 0)
-                try statement.bind(range.last, at: 1)
+                try statement.bindText(range.first, at: 0)
+                try statement.bindText(range.end, at: 1)
                 try statement.bind(budget, at: 2)
                 _ = try statement.step()
                 return statement.int(at: 0)

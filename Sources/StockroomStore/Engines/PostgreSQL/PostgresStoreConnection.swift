@@ -101,7 +101,7 @@ final class PostgresStoreConnection: StoreConnection {
         try connection.execute(sql)
     }
 
-    /// No instruction count on PostgreSQL (and no search walk of ours there): `body` runs.
+    /// No instruction count on PostgreSQL (its search walk counts rows instead): `body` runs.
     func withInstructionBudget<T>(_ instructions: Int, _ body: () throws -> T) throws -> T? {
         try body()
     }
@@ -110,8 +110,15 @@ final class PostgresStoreConnection: StoreConnection {
     /// (or the transaction already open).
     func inReadTransaction<T>(_ body: () throws -> T) throws -> T {
         guard connection.transactionState == .idle else { return try body() }
+        inSnapshot = true
+        defer { inSnapshot = false }
         return try connection.transaction(isolation: .repeatableRead, readOnly: true, body)
     }
+
+    /// True inside ``inReadTransaction(_:)``'s REPEATABLE READ transaction.
+    private var inSnapshot = false
+
+    var readsFromOneSnapshot: Bool { connection.transactionState == .idle || inSnapshot }
 
     /// A query's whole result arrives in the client, so long reads go a page at a time, each
     /// resuming after the last key of the one before (keyset pagination).

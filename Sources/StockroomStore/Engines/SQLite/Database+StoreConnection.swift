@@ -38,8 +38,9 @@ extension Database: StoreConnection {
     }
 
     /// Each trigger is dropped and created again from the SQL the schema holds for it, so the
-    /// schema afterwards is the migrations' own. The search index's triggers are set aside with
-    /// the others, so it is rebuilt from the rows then in place (it is derived, never copied).
+    /// schema afterwards is the migrations' own. The search index's and the search ranges'
+    /// triggers are set aside with the others, so both are rebuilt from the rows then in place
+    /// (they are derived, never copied).
     func withTriggersSuspended<T>(on tables: [String], _ body: () throws -> T) throws -> T {
         let list = tables.map { "'\($0)'" }.joined(separator: ", ")
         let triggers = try withStatement(
@@ -68,6 +69,10 @@ extension Database: StoreConnection {
     func inReadTransaction<T>(_ body: () throws -> T) throws -> T {
         isAutocommit ? try readTransaction(body) : try body()
     }
+
+    /// Always: a read transaction is a snapshot, and a write transaction holds the only write
+    /// lock, so no other commit lands while it is open.
+    var readsFromOneSnapshot: Bool { true }
 
     /// None: a statement steps to each row as SQLite makes it, so one statement reads them all.
     var readPageSize: Int? { nil }

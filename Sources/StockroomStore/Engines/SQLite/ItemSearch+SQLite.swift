@@ -122,7 +122,7 @@ extension ItemRecords {
         var others = query
         others.nameContains = nil
         let (conditions, bindConditions): ([String], (Connection.Statement, Int) throws -> Int) = others.conditions(connection.dialect)
-        let range = (conditions + ["name >= ? AND name <= ?", ItemQuery.containsCondition(connection.dialect)]).joined(separator: " AND ")
+        let range = (conditions + ["name >= ? AND name < ?", ItemQuery.containsCondition(connection.dialect)]).joined(separator: " AND ")
         let walk = "SELECT rowid FROM \(ItemsTable.name) WHERE \(range) ORDER BY name, id LIMIT ?"
         let instructions = budget.multipliedReportingOverflow(by: ItemSearch.walkInstructionsPerEntry)
         let found: [Int]? = try connection.withInstructionBudget(instructions.overflow ? Int.max : instructions.partialValue) {
@@ -130,8 +130,8 @@ extension ItemRecords {
             for nameRange in ranges {
                 found += try connection.withStatement(walk) { statement in
                     let next = try bindConditions(statement, 0)
-                    try statement.bind(nameRange.first, at: next)
-                    try statement.bind(nameRange.last, at: next + 1)
+                    try statement.bindText(nameRange.first, at: next)
+                    try statement.bindText(nameRange.end, at: next + 1)
                     try statement.bind(ItemQuery.containsPattern(term), at: next + 2)
                     try statement.bind(wanted - found.count, at: next + 3)
                     var rowids: [Int] = []
