@@ -50,7 +50,7 @@ import Testing
             items.append(Item(name: "\(head) \(index % 10 == 0 ? "thin" : "wide") \(index)", status: .inStock(quantity: 3)))
         }
         // One head whose "markup" range spans nearly all of its 12,000 names for 8 matches: the
-        // walk spends its budget (PostgreSQL's 8,192 rows) and the candidates answer.
+        // walk spends its budget (PostgreSQL's 4,096 rows) and the candidates answer.
         for index in 0..<12_000 {
             items.append(Item(name: "Pb filler \(index) \(index % 1_500 == 0 ? "markup" : "mark")", status: .inStock(quantity: 5)))
         }

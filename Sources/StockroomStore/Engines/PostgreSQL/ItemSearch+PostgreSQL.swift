@@ -12,9 +12,10 @@ import Inventory
 /// candidate and walking from the first name, 20 ms to 1 s at 1M items; BENCHMARKS.md, W11.)
 extension ItemSearch {
     /// The most `items_by_name` entries a walk reads on a server before the candidates answer
-    /// instead: about 2 ms of index-only walking at 1M items, the cost of a few thousand
-    /// candidates, which is what a term with matches that sparse has.
-    static let serverWalkBudget = 8_192
+    /// instead: about 1 ms of index-only walking at 1M items, about what fetching and checking
+    /// as many of pg_trgm's candidates costs. A term rarer than 20 in that many names of its
+    /// ranges pays it once before its candidates are read (BENCHMARKS.md, "Search, third round").
+    static let serverWalkBudget = 4_096
 }
 
 extension ItemRecords {
