@@ -74,8 +74,9 @@ import Testing
     }
 
     @Test func upToAnUnknownVersionIsAUsageErrorThatWritesNothing() throws {
-        let result = try database.stockroom("migrate", "up", "--to", "7")
-        expectFailure(result, code: .usage, message: "--to 7: no migration has that version (known: \(MigrationSet.embedded(.sqlite).migrations.map { String($0.version) }.joined(separator: ", ")))")
+        let unknown = MigrationSet.embedded(.sqlite).latestVersion + 1
+        let result = try database.stockroom("migrate", "up", "--to", String(unknown))
+        expectFailure(result, code: .usage, message: "--to \(unknown): no migration has that version (known: \(MigrationSet.embedded(.sqlite).migrations.map { String($0.version) }.joined(separator: ", ")))")
         #expect(!database.exists)
     }
 

@@ -57,11 +57,21 @@ import Testing
         return items
     }
 
+    /// Inserts `items` a thousand at a time. On the shared test server every writer of items,
+    /// whatever its schema, takes 0004's history turn (one advisory lock per database) until it
+    /// commits: one transaction of 25,000 inserts would hold the other suites' writers past
+    /// their lock timeout.
+    static func insert(_ items: [Item], into store: InventoryStore) throws {
+        for start in stride(from: 0, to: items.count, by: 1_000) {
+            try store.items.insert(contentsOf: items[start..<min(start + 1_000, items.count)])
+        }
+    }
+
     @Test(arguments: Engine.allCases)
     func theRangesWalkFindsWhatTheScanFinds(_ engine: Engine) throws {
         let test = try TestStore(engine)
         var generator = SeededGenerator(state: 11)
-        try test.store.items.insert(contentsOf: Self.items().shuffled(using: &generator))
+        try Self.insert(Self.items().shuffled(using: &generator), into: test.store)
         // Shell writes: a late name, a renamed one, a deleted one; the triggers keep the ranges.
         let now = "'2026-11-25T10:00:00.000Z'"
         #expect(try test.shell("INSERT INTO items (id, name, color, status, quantity, is_on_back_order, created_at, updated_at) VALUES ('01937a2b-0000-7000-8000-00000000abcd', 'Zx hand sturdy', NULL, 'in_stock', 3, NULL, \(now), \(now));").status == 0)
@@ -89,7 +99,7 @@ import Testing
     @Test(arguments: Engine.allCases)
     func theTriggersKeepEveryRangeTheNamesNeed(_ engine: Engine) throws {
         let test = try TestStore(engine)
-        try test.store.items.insert(contentsOf: Array(Self.items().prefix(3_000)))
+        try Self.insert(Array(Self.items().prefix(3_000)), into: test.store)
         #expect(try test.shell("""
             UPDATE items SET name = 'Qé ÉÉ Kelvin \u{212A} 🎉 x' WHERE substr(id, 36, 1) IN ('0', '5');
             UPDATE items SET quantity = 7 WHERE substr(id, 36, 1) = '1' AND status = 'in_stock';
@@ -141,6 +151,23 @@ import Testing
         for (limit, offset) in [(6_000, 0), (1, 5_000), (20, 4_990)] {
             let found = try test.store.items.items(matching: ItemQuery(nameContains: "sturdy", limit: limit, offset: offset))
             #expect(found.map(\.id.lowercasedString) == (try Self.scan(test, "sturdy", limit: limit, offset: offset)), "limit \(limit) offset \(offset)")
+        }
+    }
+
+    /// In a PostgreSQL database that does not store UTF-8 (SQL_ASCII), the server counts bytes
+    /// where a term's trigrams count characters: the ranges would miss a term with a non-ASCII
+    /// letter, so such a database is searched by the plain statement, with the same rows.
+    @Test func aServerDatabaseNotInUTF8IsSearchedByThePlainStatement() throws {
+        let server = try PostgresServer.shared
+        let database = "t_ascii_" + UUID().uuidString.prefix(8).lowercased()
+        #expect(try server.psql("CREATE DATABASE \(database) ENCODING 'SQL_ASCII' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0").status == 0)
+        defer { _ = try? server.psql("DROP DATABASE IF EXISTS \(database) WITH (FORCE)") }
+        let store = try InventoryStore(location: .postgres(server.socketURI(database: database)))
+        let items = ["Café lamp", "CAFÉ LAMP 2", "Cafe lamp", "Crème brûlée", "Plain chair"].map { Item(name: $0, status: .inStock(quantity: 1)) }
+        try store.items.insert(contentsOf: items)
+        for term in ["é l", "É L", "afé", "brû", "lamp", "zzz"] {
+            let query = ItemQuery(nameContains: term, limit: 10)
+            #expect(try store.items.items(matching: query) == ItemSearchTests.expected(items, query), "\(term.debugDescription)")
         }
     }
 }

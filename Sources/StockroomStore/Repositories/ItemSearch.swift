@@ -130,13 +130,12 @@ extension ItemRecords {
     }
 
     /// The name ranges that can hold `term`'s matches, one per head holding all its trigrams,
-    /// in name order (empty: nothing matches); nil when the file has no
-    /// ``ItemsSearchRangesTable`` (a reader never migrates, so a file from before 0007 is read
-    /// as it is) or a range has no end. Asked in the caller's snapshot, so a migration
-    /// committing meanwhile cannot split the answer from the reads.
+    /// in name order (empty: nothing matches); nil when a range has no end. The caller has
+    /// checked that the database has ``ItemsSearchRangesTable`` (a reader never migrates, so a
+    /// file from before 0007 is read as it is), in the same snapshot, so a migration committing
+    /// meanwhile cannot split the answer from the reads.
     func nameRanges(holding term: String) throws -> [ItemSearch.NameRange]? {
-        guard try connection.tableExists(ItemsSearchRangesTable.name),
-              let trigrams = ItemSearch.trigrams(ItemsSearchRangesTable.folded(term)) else { return nil }
+        guard let trigrams = ItemSearch.trigrams(ItemsSearchRangesTable.folded(term)) else { return nil }
         return try connection.withStatement(ItemsSearchRangesTable.rangesSQL(trigramCount: trigrams.count)) { statement in
             for (index, trigram) in trigrams.enumerated() { try statement.bind(trigram, at: index) }
             var ranges: [ItemSearch.NameRange] = []

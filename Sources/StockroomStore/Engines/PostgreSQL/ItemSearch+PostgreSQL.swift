@@ -22,7 +22,7 @@ extension ItemRecords {
     /// ``forEachSearchedItem(matching:_:)`` on PostgreSQL, inside its snapshot. A database from
     /// before 0007 has no search ranges: the plain statement serves it, as before.
     func searchInServerSnapshot(_ term: String, _ query: ItemQuery, _ body: (Item) throws -> Void) throws -> Bool {
-        guard let ranges = try nameRanges(holding: term) else { return false }
+        guard try rangesServeThisDatabase(), let ranges = try nameRanges(holding: term) else { return false }
         if ranges.isEmpty { return true }
         // The walk reads a range, then counts it: both must see one snapshot, or a row deleted
         // in between would make a range look walked to its end. Inside a caller's READ
@@ -33,6 +33,20 @@ extension ItemRecords {
               let items = try walkedItemsOnServer(term, query, limit: limit, ranges: ranges) else { return false }
         for item in items { try body(item) }
         return true
+    }
+
+    /// Whether the database has the search ranges (0007) and stores text as UTF-8. In a
+    /// database of another encoding (SQL_ASCII) the server's `substr` counts bytes while a
+    /// term's trigrams are counted in characters, so a term with a non-ASCII letter would look
+    /// up trigrams no range holds: the plain statement serves such a database. One round trip.
+    private func rangesServeThisDatabase() throws -> Bool {
+        try connection.withStatement(
+            "SELECT CASE WHEN to_regclass(?) IS NOT NULL AND current_setting('server_encoding') = 'UTF8' THEN 1 ELSE 0 END"
+        ) { statement in
+            try statement.bind(ItemsSearchRangesTable.name, at: 0)
+            _ = try statement.step()
+            return statement.int(at: 0) == 1
+        }
     }
 
     /// The page `query` selects when its matches lie within the first

@@ -43,7 +43,7 @@ extension ItemRecords {
     /// walk is left out).
     func searchInSQLiteSnapshot(_ term: String, _ query: ItemQuery, _ body: (Item) throws -> Void) throws -> Bool {
         guard try connection.tableExists(ItemsSearchTable.name), let match = ItemSearch.trigramQuery(term) else { return false }
-        let ranges = try nameRanges(holding: term)
+        let ranges = try connection.tableExists(ItemsSearchRangesTable.name) ? try nameRanges(holding: term) : nil
         if ranges?.isEmpty == true { return true }
         let candidates = try candidateCount(match, cap: ItemSearch.directCandidates)
         if candidates < ItemSearch.directCandidates {
