@@ -150,10 +150,3 @@ extension ItemRecords {
         }
     }
 }
-
-extension ParameterSink {
-    /// Binds `bytes` as text, as they are (a range's bound, which may not be valid UTF-8).
-    func bindText(_ bytes: [UInt8], at index: Int) throws {
-        try bytes.withUnsafeBufferPointer { try bindText($0, at: index) }
-    }
-}

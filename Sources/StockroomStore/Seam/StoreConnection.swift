@@ -182,6 +182,12 @@ extension ParameterSink {
     func bind(_ id: UUID, at index: Int) throws {
         try id.withLowercasedUTF8 { try bindText($0, at: index) }
     }
+
+    /// Binds `bytes` as text, as they are (a search range's bound, which may not be valid UTF-8).
+    @inline(__always)
+    func bindText(_ bytes: [UInt8], at index: Int) throws {
+        try bytes.withUnsafeBufferPointer { try bindText($0, at: index) }
+    }
 }
 
 extension ColumnSource {
