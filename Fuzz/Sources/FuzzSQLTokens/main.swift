@@ -10,18 +10,17 @@ import FuzzSupport
 //   tokens again;
 // - firstDifference agrees with the tokens: equal lists give equal excerpts.
 
-func isWordCharacter(_ character: Character) -> Bool {
-    character.isLetter || character.isNumber || character == "_" || character == "$"
-}
+// The model reads Unicode scalars, as the tokenizer (and SQLite) do, with its word rule.
+func isWordCharacter(_ character: Unicode.Scalar) -> Bool { SQLTokens.isWordCharacter(character) }
 
 /// Skips whitespace, `-- line` comments and `/* block */` comments from `index`.
-func skipLayout(_ characters: [Character], _ index: inout Int) {
+func skipLayout(_ characters: [Unicode.Scalar], _ index: inout Int) {
     while index < characters.count {
         let next = index + 1 < characters.count ? characters[index + 1] : nil
-        if characters[index].isWhitespace {
+        if characters[index].properties.isWhitespace {
             index += 1
         } else if characters[index] == "-" && next == "-" {
-            while index < characters.count && !characters[index].isNewline { index += 1 }
+            while index < characters.count && !SQLTokens.isNewline(characters[index]) { index += 1 }
         } else if characters[index] == "/" && next == "*" {
             index += 2
             while index < characters.count && !(characters[index] == "*" && index + 1 < characters.count && characters[index + 1] == "/") { index += 1 }
@@ -37,7 +36,7 @@ public func fuzzSQLTokens(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let sql = String(decoding: bytes(data, size), as: UTF8.self)
     let tokens = SQLTokens.normalised(sql)
 
-    let characters = Array(sql)
+    let characters = Array(sql.unicodeScalars)
     var index = 0
     for token in tokens {
         skipLayout(characters, &index)
@@ -45,19 +44,19 @@ public func fuzzSQLTokens(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         if isWordCharacter(characters[index]) {
             var end = index
             while end < characters.count && isWordCharacter(characters[end]) { end += 1 }
-            let word = String(characters[index..<end])
+            let word = SQLTokens.text(characters[index..<end])
             require(word.uppercased() == token, "word \(word.debugDescription) became \(token.debugDescription) in \(sql.debugDescription)")
             index = end
         } else {
-            let expected = Array(token)
+            let expected = Array(token.unicodeScalars)
             let end = min(index + expected.count, characters.count)
             require(Array(characters[index..<end]) == expected,
-                    "token \(token.debugDescription) is not the input's \(String(characters[index..<end]).debugDescription) in \(sql.debugDescription)")
+                    "token \(token.debugDescription) is not the input's \(SQLTokens.text(characters[index..<end]).debugDescription) in \(sql.debugDescription)")
             index = end
         }
     }
     skipLayout(characters, &index)
-    require(index == characters.count, "\(String(characters[index...]).debugDescription) is left over from \(sql.debugDescription)")
+    require(index == characters.count, "\(SQLTokens.text(characters[index...]).debugDescription) is left over from \(sql.debugDescription)")
 
     // An unterminated literal or comment runs to the end of the input, so it can only be
     // relaid as the last token; everything else must survive any layout.
