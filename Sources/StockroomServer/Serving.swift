@@ -44,7 +44,7 @@ extension StockroomServer {
         done.wait()
         watchdog.cancel()
         if case .failure(let error) = outcome.result {
-            guard outcome.isListening || StoreFailure.of(error) != nil || error is StoreError else {
+            guard outcome.isListening || StoreFailure.of(error, secondsWaited: { "?" }) != nil || error is StoreError else {
                 throw ListenFailure(underlying: error)
             }
             throw error

@@ -130,10 +130,9 @@ package enum Failure {
     /// other by `parser` (an error that means success reads as ``Code/success`` and "").
     package static func classify(_ error: any Error, parser: Parser) -> (Code, String) {
         // The engines' errors (and the migrations' and files') are explained by the store,
-        // for both engines (StoreFailure.Report, which the web server reads too); the exit code
-        // is a program's.
-        if let report = StoreFailure.report(error, secondsWaited: { secondsWaited }) {
-            return (code(for: report.category), report.message)
+        // for both engines, in the one table the web server reads too (StoreFailure).
+        if let failure = StoreFailure.of(error, secondsWaited: { secondsWaited }) {
+            return (failure.kind.exitCode, failure.message)
         }
         switch error {
         case let error as Message:
@@ -183,17 +182,6 @@ package enum Failure {
         case .destinationNotEmpty: .cannotCreate
         case .undecodableRow: .dataError
         case .verificationFailed: .ioError
-        }
-    }
-
-    private static func code(for category: StoreFailure.Report.Category) -> Code {
-        switch category {
-        case .busy: .busy
-        case .io: .ioError
-        case .data: .dataError
-        case .usage: .usage
-        case .unavailable: .unavailable
-        case .unexpected: .software
         }
     }
 }
