@@ -24,7 +24,7 @@ struct DraftPages: Sendable {
     }
 
     private func list() async throws -> Response {
-        let entries = try await drafts.pool.run { store in try store.drafts.all() }
+        let entries = try await drafts.pool.read { store in try store.drafts.all() }
         var body = """
             <form method="post" action="/drafts"><div class="actions"><button type="submit">Start a new draft</button></div></form>
             <div class="scroll"><table><thead><tr><th scope="col">Draft</th><th scope="col">Kind</th><th scope="col">Name</th><th scope="col">Status</th></tr></thead><tbody id="drafts">

@@ -32,7 +32,7 @@ struct ItemPages: Sendable {
         }
         // Read before the page: an event between the two refreshes the page once more, never
         // goes unseen.
-        let position = try await items.pool.run { store in try store.items.lastEventPosition() }
+        let position = try await items.pool.read { store in try store.items.lastEventPosition() }
         let page = try await items.page(query)
         let statusChoices = [("", "any")] + ItemQuery.StatusFilter.allCases.map { ($0.text, $0.text) }
         var body = """

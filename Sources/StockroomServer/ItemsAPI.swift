@@ -64,7 +64,7 @@ struct ItemsAPI: Sendable {
 
     /// One page, read in one snapshot: one more item than the limit tells whether there is a next page.
     func page(_ query: ItemQuery) async throws -> Page {
-        try await pool.run { store in
+        try await pool.read { store in
             try store.read {
                 let limit = query.limit ?? ItemsAPI.defaultLimit
                 var asked = query
@@ -126,7 +126,7 @@ struct ItemsAPI: Sendable {
 
     /// The item and its version, in one snapshot.
     func current(_ text: String) async throws -> (item: Item, version: Int) {
-        try await pool.run { store in
+        try await pool.read { store in
             try store.read {
                 let id = try store.items.resolveID(text)
                 return (try store.items.item(id: id), try store.items.version(id: id))
@@ -193,7 +193,7 @@ struct ItemsAPI: Sendable {
     }
 
     func historyEvents(_ text: String) async throws -> [RecordedItemEvent] {
-        try await pool.run { store in
+        try await pool.read { store in
             try store.read { try store.items.history(id: try store.items.resolveHistoryID(text)) }
         }
     }

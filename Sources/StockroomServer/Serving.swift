@@ -27,7 +27,7 @@ extension StockroomServer {
         let watchdog = ShutdownWatchdog(seconds: shutdownSeconds, stopping: stopping)
         Task {
             let result = await Result {
-                let pool = try await openPool(location: location, busyTimeoutMilliseconds: busyTimeoutMilliseconds, readOnly: configuration.readOnly)
+                let pool = try await StorePool.open(location, busyTimeout: .milliseconds(busyTimeoutMilliseconds), readOnly: configuration.readOnly)
                 do {
                     try await StockroomServer(configuration: configuration, pool: pool, stopping: stopping).run { url in
                         outcome.markListening()
