@@ -5,6 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/setup.sh
+# The DocC documentation of the library's modules, failing on any warning. Before the build:
+# the plugin compiles those modules again for their symbol graphs, in the same build folder.
+scripts/docs.sh
 swift build --build-tests -Xswiftc -warnings-as-errors
 
 # The benchmark package must keep compiling and running; --quick asserts nothing about time

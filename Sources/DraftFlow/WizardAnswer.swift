@@ -11,7 +11,7 @@ public enum WizardAnswer: Hashable, Sendable {
     case color(Color?)
     /// A yes or no, for the in-stock and back-order questions.
     case yesNo(Bool)
-    /// An in-stock quantity, at least ``Status/minimumQuantity``.
+    /// An in-stock quantity, at least `Status/minimumQuantity`.
     case quantity(Int)
     /// What to do with the reviewed draft.
     case review(ReviewChoice)
@@ -71,7 +71,7 @@ public enum WizardInput {
     }
 
     /// A name: Enter keeps `current`; anything the domain calls blank or invalid is refused
-    /// with the domain's own reason (the rule lives in ``Item/validate()``, not here).
+    /// with the domain's own reason (the rule lives in `Item/validate()`, not here).
     public static func name(_ text: String, current: String) -> Result<String, WizardReask> {
         let candidate = text.isEmpty ? current : text
         do {

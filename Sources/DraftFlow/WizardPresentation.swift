@@ -1,6 +1,6 @@
 import Inventory
 
-/// How the wizard reads to a person: pure functions of a step, as ``Presentation`` is of the
+/// How the wizard reads to a person: pure functions of a step, as `Presentation` is of the
 /// model. A front prints these; it writes no wording of its own.
 public enum WizardPresentation {
     /// The lines shown for `step`, the last one being the prompt itself (printed without a

@@ -1,7 +1,7 @@
 import TextFormats
 
 /// The JSON form of the model that scripts read: the keys keep a stable, documented order
-/// (`id, name, color, status`), written with ``JSONText`` so no encoder is needed on the hot path.
+/// (`id, name, color, status`), written with `JSONText` so no encoder is needed on the hot path.
 ///
 /// - An item: `{"id":"…","name":"Keyboard","color":"blue","status":{"case":"inStock","quantity":100}}`;
 ///   `"color":null` when it has none; `{"case":"outOfStock","isOnBackOrder":true}` out of stock;

@@ -18,7 +18,7 @@ public enum Presentation {
 
     /// The name as shown: a draft's empty name reads "(no name)" rather than vanishing, and a
     /// control character stored in the file (written there by hand) is shown escaped
-    /// (``ControlCharacters/escaped(_:)``), never sent raw to the terminal.
+    /// (`ControlCharacters/escaped(_:)`), never sent raw to the terminal.
     public static func displayName(_ name: String) -> String {
         Item.isBlank(name) ? "(no name)" : ControlCharacters.escaped(name)
     }

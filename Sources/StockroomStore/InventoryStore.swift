@@ -31,8 +31,8 @@ public final class InventoryStore {
 
     /// Opens (or creates) the database at `path` and brings its schema up to date.
     ///
-    /// - Throws: ``SQLiteError`` when the file cannot be opened or is not a database;
-    ///   ``MigrationError`` when its migrations cannot be trusted or applied.
+    /// - Throws: `SQLiteError` when the file cannot be opened or is not a database;
+    ///   `MigrationError` when its migrations cannot be trusted or applied.
     public convenience init(path: String, busyTimeoutMilliseconds: Int32 = 5_000, migrations: MigrationSet = .embedded(.sqlite)) throws {
         self.init(database: try DatabaseFile.openForWriting(
             path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, migrations: migrations))
@@ -45,7 +45,7 @@ public final class InventoryStore {
     /// anything is written.
     ///
     /// - Throws: as ``init(path:busyTimeoutMilliseconds:migrations:)`` for a file;
-    ///   ``PostgresError`` or ``MigrationError`` for a server.
+    ///   `PostgresError` or `MigrationError` for a server.
     public convenience init(location: DatabaseLocation, busyTimeoutMilliseconds: Int32 = 5_000) throws {
         switch location {
         case .file(let path):

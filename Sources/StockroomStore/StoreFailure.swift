@@ -6,7 +6,7 @@ import StockroomMigrations
 ///
 /// The one table from an engine's error (or a migration's, or a database file's) to its
 /// meaning: the CLI turns ``Kind`` into an exit code and the web server into an HTTP status,
-/// both through ``Kind/exitCode`` and ``Kind/httpStatus`` below, so the two fronts cannot
+/// both through `Kind/exitCode` and ``Kind/httpStatus`` below, so the two fronts cannot
 /// disagree about an error (a read-only file, a malformed connection string). No front imports
 /// an engine module to explain its errors.
 public struct StoreFailure: Sendable, Equatable {

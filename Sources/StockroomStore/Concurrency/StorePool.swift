@@ -53,11 +53,13 @@ public final class StorePool: Sendable {
     /// Opens the inventory at `location` with `connections` stores.
     ///
     /// - Parameters:
+    ///   - location: the SQLite file or PostgreSQL server.
     ///   - busyTimeout: how long a write waits for another process's write lock (SQLite) or
     ///     row lock (PostgreSQL) before failing as busy.
     ///   - readOnly: open without creating or migrating anything, and refuse writes (a
     ///     SQLite file opened query-only); a missing file reads as an empty inventory.
     ///     Otherwise the database is created and migrated as by any writing command.
+    ///   - connections: how many stores the pool opens, and so how many bodies run at once.
     /// - Throws: what ``InventoryStore/init(location:busyTimeoutMilliseconds:)`` throws.
     public static func open(_ location: DatabaseLocation, busyTimeout: Duration = .seconds(5), readOnly: Bool = false,
                             connections: Int = defaultConnections) async throws -> StorePool {

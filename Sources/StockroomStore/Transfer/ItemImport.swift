@@ -10,7 +10,7 @@ import Inventory
 /// as it was, since nothing is committed before the last row.
 ///
 /// These rules are written once, over the seam; how the rows reach `items` is the engine's
-/// (``StoreConnection/importing(_:_:)``): into a file each row as it is read, with the secondary
+/// (`StoreConnection/importing(_:_:)`): into a file each row as it is read, with the secondary
 /// indexes of an empty `items` dropped first and rebuilt after the load (a sorted index build is
 /// several times faster than a million random inserts into three B-trees); into a server
 /// through a staging COPY and set-based statements once the input is read.

@@ -13,7 +13,7 @@ extension DatabaseCheck {
     /// database is reported as an integrity problem, like damage found inside one.
     ///
     /// - Throws: ``BackupError/databaseMissing(_:)`` when there is no file (none is created);
-    ///   ``SQLiteError`` when the check cannot run.
+    ///   `SQLiteError` when the check cannot run.
     public static func run(onFileAt path: String, busyTimeoutMilliseconds: Int32 = 5_000,
                            migrations: MigrationSet = .embedded(.sqlite)) throws -> Report {
         guard FileManager.default.fileExists(atPath: path) else { throw BackupError.databaseMissing(path) }
