@@ -3,13 +3,13 @@ import Glibc
 import Inventory
 import TextFormats
 
-/// Maps every error to the exit codes documented in the README (sysexits.h values), and
+/// Maps every error to the exit codes documented in docs/exit-codes.md (sysexits.h values), and
 /// prints it as a single `error:` line on stderr: for every program, which supplies only its
 /// command-line parser's reading of the parser's own errors (``Parser``).
 package enum Failure {
     /// Exit codes: the one list of them. Each case's meaning is in ExitCodes.swift (an
     /// exhaustive switch, so a new case does not compile without one); `stockroom --help` is
-    /// generated from them and a test holds the README's table to them word for word.
+    /// generated from them and a test holds docs/exit-codes.md's table to them word for word.
     package enum Code: Int32, CaseIterable, Sendable {
         case success = 0
         case pending = 1       // `migrate status --exit-code`: migrations wait to be applied
