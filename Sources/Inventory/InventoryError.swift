@@ -7,6 +7,11 @@ public enum InventoryError: Error, Sendable, Equatable, CustomStringConvertible 
     case controlCharacterInName(UInt32, position: Int)
     /// An in-stock quantity below 1.
     case invalidQuantity(Int)
+    /// A location holds a control character (its code point, and its 1-based position in the
+    /// trimmed location counted in Unicode scalars).
+    case controlCharacterInLocation(UInt32, position: Int)
+    /// A location longer than ``ItemLocation/maximumLength`` Unicode scalars (its length).
+    case locationTooLong(Int)
 
     /// One line for the user.
     public var description: String {
@@ -14,6 +19,10 @@ public enum InventoryError: Error, Sendable, Equatable, CustomStringConvertible 
         case .blankName: "an item's name must not be empty or blank (spaces, no-break and zero-width characters count as blank)"
         case .controlCharacterInName(let value, let position):
             "the name contains a control character (\(ItemName.codePoint(value))) at position \(position); names may not hold tabs, line breaks or terminal escapes"
+        case .controlCharacterInLocation(let value, let position):
+            "the location contains a control character (\(ItemName.codePoint(value))) at position \(position); locations may not hold tabs, line breaks or terminal escapes"
+        case .locationTooLong(let length):
+            "a location is at most \(ItemLocation.maximumLength) characters (got \(length))"
         case .invalidQuantity(let quantity): "quantity must be at least \(Status.minimumQuantity) to be in stock (got \(quantity)); use out of stock instead"
         }
     }

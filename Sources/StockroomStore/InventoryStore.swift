@@ -131,10 +131,9 @@ public final class InventoryStore {
         /// be read as having none: they would show no version, so such a database must be
         /// migrated first.
         var readableFrom: Int {
+            // 8 added `location` to items, drafts and item_events (0008_item_location).
             switch self {
-            case .items, .drafts: createdIn
-            case .itemHistory: 3
-            case .itemHistoryPositions: 4
+            case .items, .drafts, .itemHistory, .itemHistoryPositions: 8
             }
         }
     }

@@ -146,7 +146,10 @@ package enum Failure {
             case .versionConflict: return (.versionConflict, error.description)
             }
         case let error as InventoryError:
-            if case .controlCharacterInName = error { return (.usage, error.description) }
+            switch error {
+            case .controlCharacterInName, .controlCharacterInLocation, .locationTooLong: return (.usage, error.description)
+            case .blankName, .invalidQuantity: break
+            }
             return (.dataError, error.description)
         case let error as TransferError:
             return (.ioError, error.description)

@@ -21,6 +21,7 @@ enum Output {
     /// the quantity, the back-order flag as 0/1; NULL as an empty field).
     static func csvFields(for item: Item) -> [String] {
         [item.id.lowercasedString, item.name, item.color?.rawValue ?? ""] + StatusCodec.columnTexts(for: item.status)
+            + [item.location?.text ?? ""]
     }
 }
 
