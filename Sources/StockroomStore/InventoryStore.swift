@@ -136,6 +136,15 @@ public final class InventoryStore {
             case .items, .drafts, .itemHistory, .itemHistoryPositions: 8
             }
         }
+        /// The oldest schema version a SQLite file can be read from with the columns added
+        /// since stood in for by temporary views (``standInForLocation(_:version:)``).
+        var readableThroughViewsFrom: Int {
+            switch self {
+            case .items, .drafts: createdIn
+            case .itemHistory: 3
+            case .itemHistoryPositions: 4
+            }
+        }
     }
 
     /// Opens the store to read `contents`, changing nothing in the file.
@@ -151,12 +160,31 @@ public final class InventoryStore {
         if let (database, inspection) = try DatabaseFile.openForReading(
             path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, migrations: migrations),
            inspection.version >= contents.createdIn {
-            guard inspection.version >= contents.readableFrom else {
+            guard inspection.version >= contents.readableThroughViewsFrom else {
                 throw DatabaseFileError.needsMigration(path: path, version: inspection.version)
+            }
+            if inspection.version < contents.readableFrom {
+                try standInForLocation(database, version: inspection.version)
             }
             return InventoryStore(database: database)
         }
         return try emptyStandIn(migrations: migrations)
+    }
+
+    /// A read never migrates: on a file from before 0008, temporary views named like the tables
+    /// add the location columns as NULL (no location, no location change). SQLite resolves an
+    /// unqualified name in `temp` first, so every query reads through them; they live in the
+    /// connection's temporary schema, never in the file. `rowid` is passed through for the
+    /// search plans that read items by it.
+    private static func standInForLocation(_ database: Database, version: Int) throws {
+        try database.execute("CREATE TEMP VIEW \(ItemsTable.name) AS SELECT rowid AS rowid, *, NULL AS \(LocationCodec.column) FROM main.\(ItemsTable.name)")
+        if version >= 2 {
+            try database.execute("CREATE TEMP VIEW \(DraftsTable.name) AS SELECT *, NULL AS \(LocationCodec.column) FROM main.\(DraftsTable.name)")
+        }
+        if version >= 3 {
+            let pair = ItemEventCodec.payloadColumns.suffix(3).map { "NULL AS \($0)" }.joined(separator: ", ")
+            try database.execute("CREATE TEMP VIEW \(ItemEventsTable.name) AS SELECT *, \(pair) FROM main.\(ItemEventsTable.name)")
+        }
     }
 
     /// Wraps a SQLite connection whose schema is already current (for tests; fronts open a
