@@ -266,7 +266,7 @@ enum OpenAPIDocument {
           "Draft": {"type": "object", "required": ["id", "case", "sourceItemId", "item"], "properties": {
             "id": {"type": "string"}, "case": {"type": "string", "enum": ["adding", "duplicating"]},
             "sourceItemId": {"type": ["string", "null"]}, "item": {"$ref": "#/components/schemas/Item"}}},
-          "StepName": {"type": "string", "enum": ["name", "color", "inStock", "quantity", "backOrder", "review"]},
+          "StepName": {"type": "string", "enum": ["name", "color", "location", "inStock", "quantity", "backOrder", "review"]},
           "WizardStep": {"type": "object", "required": ["step", "prompt", "path", "draft"], "properties": {
             "step": {"$ref": "#/components/schemas/StepName"}, "prompt": {"type": "array", "items": {"type": "string"}},
             "path": {"type": "array", "items": {"$ref": "#/components/schemas/StepName"}}, "draft": {"$ref": "#/components/schemas/Draft"},

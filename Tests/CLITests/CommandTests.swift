@@ -22,8 +22,8 @@ import Testing
         #expect(shown.status == 0, "\(shown)")
         #expect(shown.output == #"{"id":"\#(id)","name":"Keyboard","color":"blue","status":{"case":"inStock","quantity":100},"version":1}"#)
         let table = try database.stockroom("items", "show", id)
-        #expect(table.lines.contains("status:  In stock: 100"))
-        #expect(table.lines.last == "version: 1")
+        #expect(table.lines.contains("status:   In stock: 100"))
+        #expect(table.lines.last == "version:  1")
     }
 
     @Test func defaultStatusIsInStockOne() throws {
@@ -106,7 +106,7 @@ import Testing
         let copy = try database.stockroom("draft", "save", draft)
         #expect(copy.status == 0, "\(copy)")
         #expect(copy.output != source)
-        #expect(try database.stockroom("items", "show", copy.output).lines.contains("status:  Out of stock: on back order"))
+        #expect(try database.stockroom("items", "show", copy.output).lines.contains("status:   Out of stock: on back order"))
     }
 
     @Test func severalDraftsCanBeOpenAndCancelled() throws {

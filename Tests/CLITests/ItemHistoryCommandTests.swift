@@ -49,7 +49,7 @@ import Testing
 
     @Test func showGivesTheVersionAndIfVersionRefusesAStaleOne() throws {
         let id = try add("--name", "Mug")
-        #expect(try database.stockroom("items", "show", id).lines.last == "version: 1")
+        #expect(try database.stockroom("items", "show", id).lines.last == "version:  1")
         #expect(try database.stockroom("items", "update", id, "--quantity", "4", "--if-version", "1").status == 0)
         let json = try database.stockroom("items", "show", id, "--format", "json")
         #expect(json.output.hasSuffix(",\"version\":2}"))
@@ -215,7 +215,7 @@ import Testing
         }
         let versions = try database.sqlite3("SELECT group_concat(version) FROM (SELECT version FROM item_events WHERE item_id = '\(id)' ORDER BY version);")
         #expect(versions == (1...(1 + workers * updates)).map(String.init).joined(separator: ","))
-        #expect(try database.stockroom("items", "show", id).lines.last == "version: \(1 + workers * updates)")
+        #expect(try database.stockroom("items", "show", id).lines.last == "version:  \(1 + workers * updates)")
         #expect(try database.stockroom("check").status == 0)
     }
 
@@ -240,7 +240,7 @@ import Testing
             let name = try database.stockroom("items", "show", id, "--format", "json").output
             #expect(winners.first.map { name.contains($0.output.components(separatedBy: "  ")[0]) } == true)
         }
-        #expect(try database.stockroom("items", "show", id).lines.last == "version: 9")
+        #expect(try database.stockroom("items", "show", id).lines.last == "version:  9")
     }
 
     @Test func theMigrationGivesEveryExistingItemItsFirstVersion() throws {
