@@ -13,6 +13,16 @@ public enum InventoryError: Error, Sendable, Equatable, CustomStringConvertible 
     /// A location longer than ``ItemLocation/maximumLength`` Unicode scalars (its length).
     case locationTooLong(Int)
 
+    /// True when the input itself is malformed (a control character, a location too long), as
+    /// opposed to a well-formed value the inventory's rules refuse: the CLI's usage error, the
+    /// server's 400, where the others are a data error and a 422.
+    public var isMalformedInput: Bool {
+        switch self {
+        case .controlCharacterInName, .controlCharacterInLocation, .locationTooLong: true
+        case .blankName, .invalidQuantity: false
+        }
+    }
+
     /// One line for the user.
     public var description: String {
         switch self {

@@ -146,10 +146,7 @@ package enum Failure {
             case .versionConflict: return (.versionConflict, error.description)
             }
         case let error as InventoryError:
-            switch error {
-            case .controlCharacterInName, .controlCharacterInLocation, .locationTooLong: return (.usage, error.description)
-            case .blankName, .invalidQuantity: break
-            }
+            if error.isMalformedInput { return (.usage, error.description) }
             return (.dataError, error.description)
         case let error as TransferError:
             return (.ioError, error.description)
