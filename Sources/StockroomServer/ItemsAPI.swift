@@ -47,7 +47,13 @@ struct ItemsAPI: Sendable {
             query.color = color
         }
         if let text = parameters["search"], !text.isEmpty { query.nameContains = text }
-        if let text = parameters["location"] { query.location = try ItemLocation.parse(text) }
+        if let text = parameters["location"] {
+            do {
+                query.location = try ItemLocation.parse(text)
+            } catch {
+                throw Problem(.badRequest, "location: \(error)")
+            }
+        }
         if let text = parameters["limit"] {
             guard let limit = Int(text), (1...maximumLimit).contains(limit) else {
                 throw Problem(.badRequest, "limit must be a whole number from 1 to \(maximumLimit)")

@@ -19,7 +19,7 @@ import Testing
         let id = UUID(uuidString: "0193A1F2-0000-7000-8000-000000000001")!
         let item = Item(id: id, name: "Mug", color: nil, status: .outOfStock(isOnBackOrder: false))
         #expect(JSONPresentation.object(for: item, version: 3)
-            == #"{"id":"0193a1f2-0000-7000-8000-000000000001","name":"Mug","color":null,"status":{"case":"outOfStock","isOnBackOrder":false},"version":3}"#)
+            == #"{"id":"0193a1f2-0000-7000-8000-000000000001","name":"Mug","color":null,"status":{"case":"outOfStock","isOnBackOrder":false},"location":null,"version":3}"#)
         #expect(try parse(JSONPresentation.object(for: item, version: 12))["version"] as? Int == 12)
     }
 
