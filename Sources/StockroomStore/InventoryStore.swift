@@ -137,7 +137,7 @@ public final class InventoryStore {
             }
         }
         /// The oldest schema version a SQLite file can be read from with the columns added
-        /// since stood in for by temporary views (``standInForLocation(_:version:)``).
+        /// since stood in for by temporary views (`Database.readOlderColumns(schemaVersion:)`).
         var readableThroughViewsFrom: Int {
             switch self {
             case .items, .drafts: createdIn
@@ -164,27 +164,11 @@ public final class InventoryStore {
                 throw DatabaseFileError.needsMigration(path: path, version: inspection.version)
             }
             if inspection.version < contents.readableFrom {
-                try standInForLocation(database, version: inspection.version)
+                try database.readOlderColumns(schemaVersion: inspection.version)
             }
             return InventoryStore(database: database)
         }
         return try emptyStandIn(migrations: migrations)
-    }
-
-    /// A read never migrates: on a file from before 0008, temporary views named like the tables
-    /// add the location columns as NULL (no location, no location change). SQLite resolves an
-    /// unqualified name in `temp` first, so every query reads through them; they live in the
-    /// connection's temporary schema, never in the file. `rowid` is passed through for the
-    /// search plans that read items by it.
-    private static func standInForLocation(_ database: Database, version: Int) throws {
-        try database.execute("CREATE TEMP VIEW \(ItemsTable.name) AS SELECT rowid AS rowid, *, NULL AS \(LocationCodec.column) FROM main.\(ItemsTable.name)")
-        if version >= 2 {
-            try database.execute("CREATE TEMP VIEW \(DraftsTable.name) AS SELECT *, NULL AS \(LocationCodec.column) FROM main.\(DraftsTable.name)")
-        }
-        if version >= 3 {
-            let pair = ItemEventCodec.payloadColumns.suffix(3).map { "NULL AS \($0)" }.joined(separator: ", ")
-            try database.execute("CREATE TEMP VIEW \(ItemEventsTable.name) AS SELECT *, \(pair) FROM main.\(ItemEventsTable.name)")
-        }
     }
 
     /// Wraps a SQLite connection whose schema is already current (for tests; fronts open a
