@@ -132,11 +132,13 @@ CREATE TABLE "item_events" (
                  OR (from_status IS NOT NULL AND to_status IS NOT NULL
                      AND NOT (from_status IS to_status AND from_quantity IS to_quantity
                               AND from_is_on_back_order IS to_is_on_back_order)))
-            -- location changed: flagged, and the two differ; or not flagged and both NULL
+            -- location changed: flagged, and the two differ; or not flagged and both NULL (coalesce:
+            -- a NULL flag must not make the test NULL, which a CHECK lets pass)
             AND ((location_changed IS NULL AND from_location IS NULL AND to_location IS NULL)
-                 OR (location_changed = 1 AND from_location IS NOT to_location))
+                 OR (coalesce(location_changed, 0) = 1 AND from_location IS NOT to_location))
             -- and at least one field changed
-            AND (to_name IS NOT NULL OR color_changed = 1 OR to_status IS NOT NULL OR location_changed = 1))
+            AND (to_name IS NOT NULL OR color_changed = 1 OR to_status IS NOT NULL
+                 OR coalesce(location_changed, 0) = 1))
         OR
         (kind = 'deleted'
             AND from_name IS NULL AND to_name IS NULL AND color_changed IS NULL

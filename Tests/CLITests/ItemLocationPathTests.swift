@@ -70,6 +70,14 @@ import Testing
         #expect(pairs.map { $0?["from"] as? String } == ["Shelf B3", "Shelf C1", nil])
         #expect(pairs.map { $0?["to"] as? String } == ["Shelf C1", nil, "Back room"])
 
+        // A location pair without its flag, written by hand, is refused by the tagging CHECK
+        // (a NULL flag must not let the row through).
+        let unflagged = target.schema == nil
+            ? "INSERT INTO item_events (item_id, version, kind, recorded_at, color_changed, from_location, to_location, position) VALUES ('\(id)', 5, 'changed', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), 0, 'A', 'B', (SELECT max(position) + 1 FROM item_events));"
+            : "INSERT INTO item_events (item_id, version, kind, recorded_at, color_changed, from_location, to_location) VALUES ('\(id)', 5, 'changed', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'), 0, 'A', 'B');"
+        let refusedEvent = try target.schema.map { try $0.psql(unflagged) } ?? Processes.sqlite3(target.db, unflagged)
+        #expect(refusedEvent.status != 0 && refusedEvent.stderr.contains("payload_matches_kind"), "\(refusedEvent)")
+
         // Refused before anything is written: a control character, too long.
         #expect(try target.stockroom(["items", "update", id, "--location", "a\u{1B}[2J"]).status == 64)
         #expect(try target.stockroom(["items", "add", "--name", "X", "--location", String(repeating: "x", count: 201)]).status == 64)
