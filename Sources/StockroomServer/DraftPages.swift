@@ -83,6 +83,8 @@ struct DraftPages: Sendable {
             body += "<div class=\"field\"><label for=\"answer\">\(label)</label><select id=\"answer\" name=\"answer\" autofocus>"
             body += HTML.options([("none", "none")] + Color.allCases.map { ($0.rawValue, $0.rawValue) }, selected: current?.rawValue ?? "none")
             body += "</select></div>"
+        case .location(let current):
+            body += "<div class=\"field\"><label for=\"answer\">\(label)</label><input id=\"answer\" name=\"answer\" value=\"\(HTML.escape(current?.text ?? ""))\" maxlength=\"\(ItemLocation.maximumLength)\" autofocus autocomplete=\"off\"></div>"
         case .inStock(let current), .backOrder(let current):
             body += "<fieldset><legend>\(label)</legend>"
             body += "<label><input type=\"radio\" name=\"answer\" value=\"y\"\(current ? " checked" : "") autofocus> yes</label>"

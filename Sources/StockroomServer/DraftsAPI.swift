@@ -122,6 +122,7 @@ struct DraftsAPI: Sendable {
         switch kind {
         case .name: "name"
         case .color: "color"
+        case .location: "location"
         case .inStock: "inStock"
         case .quantity: "quantity"
         case .backOrder: "backOrder"

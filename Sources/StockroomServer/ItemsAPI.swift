@@ -30,7 +30,7 @@ struct ItemsAPI: Sendable {
         var next: String?
     }
 
-    /// The query of `?status=&color=&search=&limit=&after=`, checked.
+    /// The query of `?status=&color=&search=&location=&limit=&after=`, checked.
     static func query(from request: Request) throws -> ItemQuery {
         let parameters = Form(request.uri.query)
         var query = ItemQuery(limit: defaultLimit)
@@ -47,6 +47,13 @@ struct ItemsAPI: Sendable {
             query.color = color
         }
         if let text = parameters["search"], !text.isEmpty { query.nameContains = text }
+        if let text = parameters["location"] {
+            do {
+                query.location = try ItemLocation.parse(text)
+            } catch {
+                throw Problem(.badRequest, "location: \(error)")
+            }
+        }
         if let text = parameters["limit"] {
             guard let limit = Int(text), (1...maximumLimit).contains(limit) else {
                 throw Problem(.badRequest, "limit must be a whole number from 1 to \(maximumLimit)")

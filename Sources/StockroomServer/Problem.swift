@@ -57,7 +57,7 @@ struct Problem: Error, Sendable {
                                members: [("currentVersion", String(current))], headers: [.eTag: ETag.text(current)])
             }
         case let error as InventoryError:
-            if case .controlCharacterInName = error { return Problem(.badRequest, error.description) }
+            if error.isMalformedInput { return Problem(.badRequest, error.description) }
             return Problem(.unprocessableContent, error.description)
         case let rejection as ImportRejection:
             let rows = rejection.problems.map { JSONText.object([("line", String($0.line)), ("reason", JSONText.string($0.reason))]) }

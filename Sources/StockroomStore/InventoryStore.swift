@@ -131,6 +131,14 @@ public final class InventoryStore {
         /// be read as having none: they would show no version, so such a database must be
         /// migrated first.
         var readableFrom: Int {
+            // 8 added `location` to items, drafts and item_events (0008_item_location).
+            switch self {
+            case .items, .drafts, .itemHistory, .itemHistoryPositions: 8
+            }
+        }
+        /// The oldest schema version a SQLite file can be read from with the columns added
+        /// since stood in for by temporary views (`Database.readOlderColumns(schemaVersion:)`).
+        var readableThroughViewsFrom: Int {
             switch self {
             case .items, .drafts: createdIn
             case .itemHistory: 3
@@ -152,8 +160,11 @@ public final class InventoryStore {
         if let (database, inspection) = try DatabaseFile.openForReading(
             path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, migrations: migrations),
            inspection.version >= contents.createdIn {
-            guard inspection.version >= contents.readableFrom else {
+            guard inspection.version >= contents.readableThroughViewsFrom else {
                 throw DatabaseFileError.needsMigration(path: path, version: inspection.version)
+            }
+            if inspection.version < contents.readableFrom {
+                try database.readOlderColumns(schemaVersion: inspection.version)
             }
             return InventoryStore(database: database)
         }

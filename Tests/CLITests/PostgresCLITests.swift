@@ -183,6 +183,8 @@ import Testing
         terminal.typeLine("Keyboard")
         try terminal.expect("[none]: ")
         terminal.typeLine("Blue")
+        try terminal.expect("Location (optional, Enter skips): ")
+        terminal.typeLine("")
         try terminal.expect("In stock? [Y/n]: ")
         terminal.typeLine("")
         try terminal.expect("Quantity [1]: ")

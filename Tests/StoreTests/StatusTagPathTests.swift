@@ -144,7 +144,7 @@ import Testing
             for start in Self.allStatuses {
                 var wizard = DraftWizard(entry: IdentifiedDraft(draft: .adding(Item(name: "Widget", status: start))))
                 var kinds = [wizard.step.kind]
-                for line in ["", ""] + Self.wizardLines(to: status) {
+                for line in ["", "", ""] + Self.wizardLines(to: status) {
                     guard case .next(let next, _) = wizard.answering(line) else {
                         Issue.record("\(line) was not taken on the way from \(start) to \(status)")
                         return
@@ -154,7 +154,7 @@ import Testing
                 }
                 #expect(wizard.step.kind == .review, "from \(start) to \(status)")
                 #expect(wizard.entry.draft.item.status == status, "from \(start) to \(status)")
-                #expect(kinds == [.name, .color, .inStock, Self.stockQuestion(for: tag), .review], "from \(start) to \(status)")
+                #expect(kinds == [.name, .color, .location, .inStock, Self.stockQuestion(for: tag), .review], "from \(start) to \(status)")
             }
             // Resumed with this status, Enter keeps it.
             var wizard = DraftWizard(entry: IdentifiedDraft(draft: .adding(Item(name: "Widget", status: status))))

@@ -145,7 +145,7 @@ package enum Failure {
             case .versionConflict: return (.versionConflict, error.description)
             }
         case let error as InventoryError:
-            if case .controlCharacterInName = error { return (.usage, error.description) }
+            if error.isMalformedInput { return (.usage, error.description) }
             return (.dataError, error.description)
         case let error as TransferError:
             return (.ioError, error.description)

@@ -190,6 +190,16 @@ public struct ItemRepository {
     /// The names of the columns an item is stored in (`id, name, color, status, …`), in order:
     /// the table's own (`ItemsTable`).
     public static var columnNames: [String] { ItemsTable.itemColumns }
+
+    /// The item's value in each of ``columnNames``, as text (NULL as ""): what its row holds,
+    /// written by the codec that stores it.
+    public static func columnTexts(for item: Item) -> [String] {
+        let row = ColumnTextRow(count: ItemsTable.itemColumns.count)
+        var binder = RowBinder(row)
+        // Binding into an array of strings cannot fail.
+        _ = try? ItemCodec.bind(item, to: &binder)
+        return row.fields
+    }
 }
 
 /// The `items` table on one engine's connection: what ``ItemRepository`` does, written once.

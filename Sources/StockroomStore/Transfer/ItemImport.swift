@@ -176,7 +176,7 @@ public struct ItemImport {
                         case .fail: problems.add(line: line, ItemImport.existingIDProblem(id))
                         case .skip: existing += 1
                         case .replace:
-                            if ItemChanges(from: item, to: Item(id: id, name: row.name, color: row.color, status: row.status)) == nil {
+                            if ItemChanges(from: item, to: row.item(id: id)) == nil {
                                 unchanged += 1
                             } else {
                                 existing += 1
@@ -309,7 +309,7 @@ extension ItemImport {
                                                to insert: Statement) throws -> (item: Item, created: [UInt8], updated: [UInt8]) {
         let layout = ItemsTable.insertLayout
         var binder = RowBinder(insert, at: layout.item)
-        let item = Item(id: id, name: row.name, color: row.color, status: row.status)
+        let item = row.item(id: id)
         try ItemCodec.bind(item, to: &binder)
         let created = row.hasCreatedAt ? decoder.createdAt : now
         let updated = row.hasUpdatedAt ? decoder.updatedAt : (row.hasCreatedAt ? decoder.createdAt : now)

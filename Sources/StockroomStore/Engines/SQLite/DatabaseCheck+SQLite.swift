@@ -6,7 +6,12 @@ extension DatabaseCheck {
     /// Checks `database` (see ``check(_:migrations:)``): SQLite's `integrity_check` and
     /// `foreign_key_check` first, then what every engine checks.
     static func run(on database: Database, migrations: MigrationSet = .embedded(.sqlite)) throws -> Report {
-        try check(database, migrations: migrations)
+        // An older schema is checked as it is, its missing columns read as NULL, as a read
+        // command reads it (a file whose migrations cannot be read is reported by the check).
+        if let version = try? MigrationRunner(database: database, migrations: migrations).appliedMigrations().last?.version {
+            try database.readOlderColumns(schemaVersion: version)
+        }
+        return try check(database, migrations: migrations)
     }
 
     /// Opens the file at `path` read-only and checks it. A file SQLite cannot open as a
