@@ -7,6 +7,11 @@ public enum InventoryError: Error, Sendable, Equatable, CustomStringConvertible 
     case controlCharacterInName(UInt32, position: Int)
     /// An in-stock quantity below 1.
     case invalidQuantity(Int)
+    /// An adjustment would take more than is in stock (``Status/adjusted(by:)``): how many
+    /// there are, and how many it asked to take.
+    case notEnoughInStock(available: Int, requested: UInt)
+    /// An adjustment would carry the quantity past the largest whole number stored.
+    case quantityOverflow(Int, by: Int)
 
     /// One line for the user.
     public var description: String {
@@ -15,6 +20,10 @@ public enum InventoryError: Error, Sendable, Equatable, CustomStringConvertible 
         case .controlCharacterInName(let value, let position):
             "the name contains a control character (\(ItemName.codePoint(value))) at position \(position); names may not hold tabs, line breaks or terminal escapes"
         case .invalidQuantity(let quantity): "quantity must be at least \(Status.minimumQuantity) to be in stock (got \(quantity)); use out of stock instead"
+        case .notEnoughInStock(let available, let requested):
+            "\(available == 0 ? "none" : "only \(available)") in stock, cannot take \(requested); nothing was changed"
+        case .quantityOverflow(let quantity, let change):
+            "\(quantity) in stock by \(change) is more than \(Int.max), the most that can be counted; nothing was changed"
         }
     }
 }
