@@ -26,7 +26,22 @@ enum Assets {
         .changed { background: #f5a62333; }
         pre { white-space: pre-wrap; }
         .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+        .swatch { display: inline-block; width: 1em; height: 1em; margin-right: .4em; vertical-align: -.15em; border: 1px solid #888; border-radius: 2px; }
+        .swatch-black { background: #000; } .swatch-blue { background: #1e63d6; } .swatch-green { background: #1f9d3a; }
+        .swatch-red { background: #d32f2f; } .swatch-white { background: #fff; } .swatch-yellow { background: #f7d21e; }
+        tr.out-of-stock td:not(.counter) { opacity: .7; }
+        .counter { white-space: nowrap; }
+        .counter form { display: inline-flex; gap: .25rem; margin: 0 .25rem .25rem 0; vertical-align: top; }
+        .counter button { min-width: 2.75rem; min-height: 2.75rem; }
+        .counter input[type=number] { width: 4.5rem; }
         @media (max-width: 40rem) { input[type=text], input:not([type]), input[type=search] { width: 100%; } th, td { padding: .25rem; } }
+        @media (max-width: 40rem) {
+          #items-table thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+          #items-table tr { display: flex; flex-wrap: wrap; gap: 0 .75rem; align-items: baseline; padding: .5rem 0; border-bottom: 1px solid #8884; }
+          #items-table td { border: 0; padding: 0; }
+          #items-table td:first-child { flex-basis: 100%; font-weight: 600; }
+          #items-table td.counter { flex-basis: 100%; white-space: normal; padding-top: .25rem; }
+        }
         """
 
     /// Live updates of an open list: the page listens to `/api/events` from the position it
