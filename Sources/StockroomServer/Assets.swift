@@ -41,6 +41,7 @@ enum Assets {
           #items-table td { border: 0; padding: 0; }
           #items-table td:first-child { flex-basis: 100%; font-weight: 600; }
           #items-table td.counter { flex-basis: 100%; white-space: normal; padding-top: .25rem; }
+          #items-table td.version::before { content: "version "; }
         }
         """
 

@@ -23,7 +23,7 @@ extension ItemPages {
         var row = "<tr id=\"item-\(id)\"\(inStock ? "" : " class=\"out-of-stock\"")>"
         row += "<td><a href=\"/items/\(id)\">\(name)</a></td>"
         row += "<td>\(swatch(item.color))\(HTML.escape(Presentation.text(for: item.color)))</td>"
-        row += "<td>\(inStock ? status : "<em>\(status)</em>")</td><td>\(version)</td>"
+        row += "<td>\(inStock ? status : "<em>\(status)</em>")</td><td class=\"version\">\(version)</td>"
         let action = "/items/\(id)/adjustments"
         let hiddenBack = "<input type=\"hidden\" name=\"back\" value=\"\(HTML.escape(back))\">"
         row += "<td class=\"counter\">"
