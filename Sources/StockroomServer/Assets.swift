@@ -46,14 +46,15 @@ enum Assets {
         """
 
     /// Live updates of an open list: the page listens to `/api/events` from the position it
-    /// was rendered at, and on any event fetches itself again and swaps the table. The page
-    /// works without it; with it, an item added by anyone shows within about a second.
+    /// was rendered at, and on any event fetches itself again and swaps the table, unless the
+    /// keyboard focus is in it (a row's field or button), then as soon as focus leaves. The
+    /// page works without it; with it, an item added by anyone shows within about a second.
     static let live = """
         "use strict";
         (function () {
           var table = document.getElementById("items");
           if (!table || !window.EventSource) return;
-          var busy = false, again = false;
+          var busy = false, again = false, waiting = false;
           function refresh() {
             if (busy) { again = true; return; }
             busy = true;
@@ -63,7 +64,23 @@ enum Assets {
                 if (!text) return;
                 var fresh = new DOMParser().parseFromString(text, "text/html").getElementById("items");
                 var current = document.getElementById("items");
-                if (fresh && current && fresh.innerHTML !== current.innerHTML) current.innerHTML = fresh.innerHTML;
+                if (!fresh || !current || fresh.innerHTML === current.innerHTML) return;
+                // Not under the user's hands: swapping the rows would drop a number being typed
+                // into a row's field, and the keyboard focus. Refresh once focus leaves the table.
+                if (current.contains(document.activeElement)) {
+                  if (waiting) return;
+                  waiting = true;
+                  current.setAttribute("data-stale", "");
+                  current.addEventListener("focusout", function later(event) {
+                    if (current.contains(event.relatedTarget)) return;
+                    current.removeEventListener("focusout", later);
+                    waiting = false;
+                    refresh();
+                  });
+                  return;
+                }
+                current.innerHTML = fresh.innerHTML;
+                current.removeAttribute("data-stale");
               })
               .catch(function () {})
               .then(function () { busy = false; if (again) { again = false; refresh(); } });

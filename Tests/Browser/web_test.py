@@ -236,7 +236,7 @@ def item_status(server, item_id):
 def test_counter_row(page, server):
     keyboard = server.cli("items", "add", "--name", "Keyboard", "--color", "blue", "--quantity", "2").strip()
     phone = server.cli("items", "add", "--name", "Phone", "--color", "green", "--out-of-stock", "--back-order").strip()
-    server.cli("items", "add", "--name", "Cable", "--quantity", "7")
+    cable = server.cli("items", "add", "--name", "Cable", "--quantity", "7").strip()
     page.goto(server.url)
     # The swatch sits beside the colour's name, which is its text alternative.
     swatch = page.locator(f"#item-{keyboard} .swatch")
@@ -268,6 +268,18 @@ def test_counter_row(page, server):
     expect(page.locator(f"#item-{phone}")).not_to_have_class("out-of-stock")
     history = json.loads(server.cli("items", "history", keyboard, "--format", "json"))
     assert [event["kind"] for event in history] == ["added", "changed", "changed", "changed"], history
+    # A sale elsewhere while a number is being typed: the live update waits for the focus to
+    # leave the table, so neither the number nor the focus is lost.
+    field = page.get_by_label("How many of Cable received")
+    field.focus()
+    page.keyboard.type("3")
+    server.cli("items", "adjust", keyboard, "--by", "-1")
+    expect(page.locator("#items[data-stale]")).to_have_count(1, timeout=10_000)
+    expect(field).to_have_value("3")
+    assert page.evaluate("document.activeElement.id") == f"receive-{cable}"
+    page.get_by_label("Search names").focus()
+    expect(page.locator(f"#item-{keyboard}")).to_contain_text("In stock: 6")
+    expect(page.locator("#items[data-stale]")).to_have_count(0)
     # Duplicate opens a draft copied from the row's item.
     page.get_by_role("button", name="Duplicate Keyboard").click()
     page.wait_for_url("**/drafts/**")
