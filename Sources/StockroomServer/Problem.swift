@@ -81,9 +81,12 @@ struct Problem: Error, Sendable {
                 return Problem(.methodNotAllowed, "the database is open read-only")
             case .unavailable:
                 return Problem(.serviceUnavailable, "the database's client library could not be loaded", headers: [.retryAfter: "60"])
-            case .failed, nil:
+            case .failed:
                 // Its text may hold SQL or values: the log line says which request failed.
                 return Problem(.internalServerError, "the database reported an error; nothing was changed")
+            case nil:
+                // Not the database's: nothing says it was, and its text is not for the client.
+                return Problem(.internalServerError, "the server could not answer the request; nothing was changed")
             }
         }
     }

@@ -97,7 +97,7 @@ struct TransferAPI: Sendable {
             throw Problem(.unsupportedMediaType, "the body must be \(accepted.joined(separator: ", ")), not \(type.isEmpty ? "(no Content-Type)" : "'\(RequestChecks.printable(type))'")")
         }
         let policy = try TransferAPI.policy(parameters["on-conflict"])
-        let spool = try await Spool(request.body, limit: configuration.importBodyLimit)
+        let spool = try await RequestBody.reading { try await Spool(request.body, limit: configuration.importBodyLimit) }
         let summary = try await run(format: format, policy: policy, spool: spool)
         return ItemsAPI.json(TransferAPI.summaryJSON(summary))
     }

@@ -25,7 +25,7 @@ struct AddItem: ParsableCommand {
     }
 
     func run() throws {
-        let item = Item(name: name, color: color, status: status.status ?? .inStock(quantity: 1))
+        let item = Item(name: name, color: color, status: status.status ?? Item.defaultStatus)
         try database.openStore().items.insert(item)
         Output.line(item.id.lowercasedString)
     }
