@@ -59,7 +59,7 @@ struct EventsAPI: Sendable {
             try await writer.write(ByteBuffer(string: ": stockroom events\nretry: 1000\n\n"))
             while !stopping.isStopped, !Task.isCancelled {
                 let after = last
-                let events = try await pool.run { store in try store.items.events(after: after, limit: EventsAPI.batch) }
+                let events = try await pool.read { store in try store.items.events(after: after, limit: EventsAPI.batch) }
                 if events.isEmpty {
                     if quiet.duration(to: .now) >= EventsAPI.keepAliveInterval {
                         try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))

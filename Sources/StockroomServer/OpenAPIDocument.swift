@@ -31,6 +31,7 @@ enum OpenAPIDocument {
               {"name": "status", "in": "query", "schema": {"type": "string", "enum": ["in-stock", "out-of-stock", "on-back-order"]}},
               {"name": "color", "in": "query", "schema": {"$ref": "#/components/schemas/ColorName"}},
               {"name": "search", "in": "query", "schema": {"type": "string"}, "description": "Only names containing this text (ASCII letters in any case)."},
+              {"name": "location", "in": "query", "schema": {"type": "string", "maxLength": 200}, "description": "Only items kept here: the whole location, letters in any case."},
               {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 50}},
               {"name": "after", "in": "query", "schema": {"type": "string"}, "description": "The opaque cursor of the previous page's `next`."}
             ],
@@ -115,6 +116,25 @@ enum OpenAPIDocument {
               "200": {"description": "The events", "content": {"application/json": {"schema": {"type": "array", "items": {"$ref": "#/components/schemas/Event"}}}}},
               "400": {"$ref": "#/components/responses/Problem"},
               "404": {"$ref": "#/components/responses/Problem"}
+            }
+          }
+        },
+        "/api/items/{id}/adjustments": {
+          "parameters": [{"$ref": "#/components/parameters/ItemID"}],
+          "post": {
+            "summary": "Change the quantity in stock by a number, relative to what is stored when the change commits (`items adjust`): -1 sells one, 10 receives ten. Adjustments sent at once all count, each one version; If-Match is optional. Taking the last one leaves the item out of stock (not on back order); an out-of-stock item receiving N is in stock N; by 0 changes nothing; taking more than is in stock is refused (422, nothing changed)",
+            "parameters": [{"name": "If-Match", "in": "header", "schema": {"type": "string", "pattern": "^(W/)?\"[0-9]{1,9}\"$"}, "description": "Adjust only while the item is at this ETag's version, e.g. \"3\"."}],
+            "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Adjustment"}}}},
+            "responses": {
+              "200": {"description": "The item as adjusted", "headers": {"ETag": {"schema": {"type": "string"}}},
+                      "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Item"}}}},
+              "400": {"$ref": "#/components/responses/Problem"},
+              "404": {"$ref": "#/components/responses/Problem"},
+              "412": {"$ref": "#/components/responses/Stale"},
+              "413": {"$ref": "#/components/responses/Problem"},
+              "415": {"$ref": "#/components/responses/Problem"},
+              "422": {"$ref": "#/components/responses/Problem"},
+              "503": {"$ref": "#/components/responses/Busy"}
             }
           }
         },
@@ -268,29 +288,32 @@ enum OpenAPIDocument {
             {"type": "object", "required": ["case", "quantity"], "additionalProperties": false, "properties": {"case": {"const": "inStock"}, "quantity": {"type": "integer", "minimum": 1}}},
             {"type": "object", "required": ["case", "isOnBackOrder"], "additionalProperties": false, "properties": {"case": {"const": "outOfStock"}, "isOnBackOrder": {"type": "boolean"}}}
           ]},
-          "Item": {"type": "object", "required": ["id", "name", "color", "status"], "properties": {
+          "Item": {"type": "object", "required": ["id", "name", "color", "status", "location"], "properties": {
             "id": {"type": "string", "format": "uuid"}, "name": {"type": "string"},
             "color": {"oneOf": [{"$ref": "#/components/schemas/ColorName"}, {"type": "null"}]},
-            "status": {"$ref": "#/components/schemas/Status"}, "version": {"type": "integer", "minimum": 1}}},
+            "status": {"$ref": "#/components/schemas/Status"}, "location": {"type": ["string", "null"], "maxLength": 200}, "version": {"type": "integer", "minimum": 1}}},
           "NewItem": {"type": "object", "required": ["name"], "properties": {
             "id": {"type": ["string", "null"], "format": "uuid"}, "name": {"type": "string", "minLength": 1},
             "color": {"oneOf": [{"$ref": "#/components/schemas/ColorName"}, {"type": "null"}]},
             "status": {"allOf": [{"$ref": "#/components/schemas/Status"}], "description": "Left out: in stock with 1, as `items add` without a status.",
                        "default": {"case": "inStock", "quantity": 1}},
+            "location": {"type": ["string", "null"], "maxLength": 200},
             "createdAt": {"type": ["string", "null"]}, "updatedAt": {"type": ["string", "null"]}}, "additionalProperties": false},
+          "Adjustment": {"type": "object", "required": ["by"], "additionalProperties": false, "properties": {
+            "by": {"type": "integer", "format": "int64", "minimum": -9223372036854775808, "maximum": 9223372036854775807, "description": "How many more are in stock: negative to take, positive to receive."}}},
           "ItemPatch": {"type": "object", "additionalProperties": false, "properties": {
             "name": {"type": "string"}, "color": {"oneOf": [{"$ref": "#/components/schemas/ColorName"}, {"type": "null"}]},
-            "status": {"$ref": "#/components/schemas/Status"}}},
+            "status": {"$ref": "#/components/schemas/Status"}, "location": {"type": ["string", "null"], "maxLength": 200}}},
           "ItemPage": {"type": "object", "required": ["items", "next"], "properties": {
             "items": {"type": "array", "items": {"$ref": "#/components/schemas/Item"}}, "next": {"type": ["string", "null"]}}},
           "Event": {"type": "object", "required": ["itemId", "version", "kind", "recordedAt"], "properties": {
             "itemId": {"type": "string"}, "version": {"type": "integer"}, "kind": {"type": "string", "enum": ["added", "changed", "deleted"]},
             "recordedAt": {"type": "string"}, "item": {"$ref": "#/components/schemas/Item"},
-            "name": {"type": ["object", "null"]}, "color": {"type": ["object", "null"]}, "status": {"type": ["object", "null"]}}},
+            "name": {"type": ["object", "null"]}, "color": {"type": ["object", "null"]}, "status": {"type": ["object", "null"]}, "location": {"type": ["object", "null"]}}},
           "Draft": {"type": "object", "required": ["id", "case", "sourceItemId", "item"], "properties": {
             "id": {"type": "string"}, "case": {"type": "string", "enum": ["adding", "duplicating"]},
             "sourceItemId": {"type": ["string", "null"]}, "item": {"$ref": "#/components/schemas/Item"}}},
-          "StepName": {"type": "string", "enum": ["name", "color", "inStock", "quantity", "backOrder", "review"]},
+          "StepName": {"type": "string", "enum": ["name", "color", "location", "inStock", "quantity", "backOrder", "review"]},
           "WizardStep": {"type": "object", "required": ["step", "prompt", "path", "draft"], "properties": {
             "step": {"$ref": "#/components/schemas/StepName"}, "prompt": {"type": "array", "items": {"type": "string"}},
             "path": {"type": "array", "items": {"$ref": "#/components/schemas/StepName"}}, "draft": {"$ref": "#/components/schemas/Draft"},

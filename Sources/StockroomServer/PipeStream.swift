@@ -2,6 +2,7 @@ import FoundationEssentials
 import Dispatch
 import Glibc
 import Hummingbird
+import StockroomStore
 import Synchronization
 
 /// The read end of a pipe as an async sequence of chunks, read by a thread of its own, so that

@@ -7,7 +7,7 @@ import SQLiteCore
 ///
 /// Every method that writes runs in one transaction of its own, or inside the caller's
 /// transaction when one is open. Items are validated before they are written, so a domain
-/// rule fails with an ``InventoryError`` before the database's CHECK constraints are ever
+/// rule fails with an `InventoryError` before the database's CHECK constraints are ever
 /// reached. The work is written once, in `ItemRecords`, generic over the engine; this type
 /// holds the engine's specialised copy and forwards to it, so SQLite's path makes direct calls.
 public struct ItemRepository {
@@ -18,7 +18,7 @@ public struct ItemRepository {
 
     /// Adds one item; the database records version 1 (`added`) of its history.
     ///
-    /// - Throws: ``InventoryError`` for a blank name or invalid quantity; the engine's
+    /// - Throws: `InventoryError` for a blank name or invalid quantity; the engine's
     ///   constraint error when the id already exists.
     public func insert(_ item: Item) throws {
         switch engine {
@@ -90,15 +90,35 @@ public struct ItemRepository {
     /// Applies `edit` to the item with `id` and returns the result; when anything changed, the
     /// change is recorded as the item's next version.
     ///
-    /// - Parameter expectedVersion: when given, the update happens only if the item is still at
-    ///   this version.
+    /// - Parameters:
+    ///   - id: the item.
+    ///   - edit: what changes.
+    ///   - expectedVersion: when given, the update happens only if the item is still at this
+    ///     version.
     /// - Throws: ``StoreError/notFound(_:_:)``, ``StoreError/versionConflict(id:expected:current:)``,
-    ///   ``InventoryError``.
+    ///   `InventoryError`.
     @discardableResult
     public func update(id: UUID, with edit: ItemEdit, ifVersion expectedVersion: Int? = nil) throws -> Item {
         switch engine {
         case .sqlite(let records): try records.update(id: id, with: edit, ifVersion: expectedVersion)
         case .postgres(let records): try records.update(id: id, with: edit, ifVersion: expectedVersion)
+        }
+    }
+
+    /// Changes the item's quantity by `change` relative to what is stored when the write
+    /// commits (``Status/adjusted(by:)``), and returns the result. The read and the write are
+    /// one write transaction (SQLite's write lock taken at `BEGIN IMMEDIATE`; PostgreSQL's row
+    /// lock taken by the read), so adjustments made at once all count, each one version.
+    ///
+    /// - Parameter expectedVersion: when given, the adjustment happens only if the item is
+    ///   still at this version; without it, none is needed for concurrent adjustments to add up.
+    /// - Throws: ``StoreError/notFound(_:_:)``, ``StoreError/versionConflict(id:expected:current:)``,
+    ///   ``InventoryError/notEnoughInStock(available:requested:)`` (nothing changed).
+    @discardableResult
+    public func adjust(id: UUID, by change: Int, ifVersion expectedVersion: Int? = nil) throws -> Item {
+        switch engine {
+        case .sqlite(let records): try records.adjust(id: id, by: change, ifVersion: expectedVersion)
+        case .postgres(let records): try records.adjust(id: id, by: change, ifVersion: expectedVersion)
         }
     }
 
@@ -185,8 +205,18 @@ public struct ItemRepository {
     }
 
     /// The names of the columns an item is stored in (`id, name, color, status, …`), in order:
-    /// the table's own (``ItemsTable``).
+    /// the table's own (`ItemsTable`).
     public static var columnNames: [String] { ItemsTable.itemColumns }
+
+    /// The item's value in each of ``columnNames``, as text (NULL as ""): what its row holds,
+    /// written by the codec that stores it.
+    public static func columnTexts(for item: Item) -> [String] {
+        let row = ColumnTextRow(count: ItemsTable.itemColumns.count)
+        var binder = RowBinder(row)
+        // Binding into an array of strings cannot fail.
+        _ = try? ItemCodec.bind(item, to: &binder)
+        return row.fields
+    }
 }
 
 /// The `items` table on one engine's connection: what ``ItemRepository`` does, written once.
@@ -273,6 +303,25 @@ struct ItemRecords<Connection: StoreConnection> {
     }
 
     func update(id: UUID, with edit: ItemEdit, ifVersion expectedVersion: Int?) throws -> Item {
+        try change(id: id, ifVersion: expectedVersion) { current in
+            let updated = try edit.applied(to: current)
+            try updated.validate()
+            return updated
+        }
+    }
+
+    func adjust(id: UUID, by quantityChange: Int, ifVersion expectedVersion: Int?) throws -> Item {
+        try change(id: id, ifVersion: expectedVersion) { current in
+            var adjusted = current
+            adjusted.status = try current.status.adjusted(by: quantityChange)
+            return adjusted
+        }
+    }
+
+    /// Reads the item locked for this write transaction, checks its version, and writes what
+    /// `transform` makes of it: the read-modify-write every change of an item is, so that the
+    /// value transformed is the one stored when the write commits.
+    private func change(id: UUID, ifVersion expectedVersion: Int?, _ transform: (Item) throws -> Item) throws -> Item {
         try connection.inTransaction {
             // The history turn before the row lock, the order an import's replace takes them
             // in (a row lock held while waiting for the turn could deadlock with it).
@@ -286,8 +335,7 @@ struct ItemRecords<Connection: StoreConnection> {
                     throw StoreError.versionConflict(id: id.lowercasedString, expected: expectedVersion, current: version)
                 }
             }
-            let updated = try edit.applied(to: current)
-            try updated.validate()
+            let updated = try transform(current)
             // Nothing changed: no write, so no version (the trigger would record none either).
             guard ItemChanges(from: current, to: updated) != nil else { return current }
             let now = Timestamp.now()
