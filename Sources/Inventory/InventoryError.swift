@@ -12,6 +12,11 @@ public enum InventoryError: Error, Sendable, Equatable, CustomStringConvertible 
     case controlCharacterInLocation(UInt32, position: Int)
     /// A location longer than ``ItemLocation/maximumLength`` Unicode scalars (its length).
     case locationTooLong(Int)
+    /// An adjustment would take more than is in stock (``Status/adjusted(by:)``): how many
+    /// there are, and how many it asked to take.
+    case notEnoughInStock(available: Int, requested: UInt)
+    /// An adjustment would carry the quantity past the largest whole number stored.
+    case quantityOverflow(Int, by: Int)
 
     /// True when the input itself is malformed (a control character, a location too long), as
     /// opposed to a well-formed value the inventory's rules refuse: the CLI's usage error, the
@@ -19,14 +24,9 @@ public enum InventoryError: Error, Sendable, Equatable, CustomStringConvertible 
     public var isMalformedInput: Bool {
         switch self {
         case .controlCharacterInName, .controlCharacterInLocation, .locationTooLong: true
-        case .blankName, .invalidQuantity: false
+        case .blankName, .invalidQuantity, .notEnoughInStock, .quantityOverflow: false
         }
     }
-    /// An adjustment would take more than is in stock (``Status/adjusted(by:)``): how many
-    /// there are, and how many it asked to take.
-    case notEnoughInStock(available: Int, requested: UInt)
-    /// An adjustment would carry the quantity past the largest whole number stored.
-    case quantityOverflow(Int, by: Int)
 
     /// One line for the user.
     public var description: String {
