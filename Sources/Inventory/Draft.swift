@@ -12,7 +12,7 @@ public enum Draft: Hashable, Sendable {
 
     /// A fresh draft: empty name, no colour, in stock with quantity 1.
     public static func newItem(id: UUID = UUID.version7()) -> Draft {
-        .adding(Item(id: id, name: "", color: nil, status: .inStock(quantity: 1)))
+        .adding(Item(id: id, name: "", color: nil, status: Item.defaultStatus))
     }
 
     /// A duplicate of `source`: same name, colour, status and location, under a new id.

@@ -14,8 +14,12 @@ public struct Item: Identifiable, Hashable, Sendable {
     /// Where the item is kept, or nil when that is not recorded.
     public var location: ItemLocation?
 
+    /// The status of an item added without one (`items add` without `--quantity` or
+    /// `--out-of-stock`, `POST /api/items` without `status`, a new draft): in stock, 1.
+    public static let defaultStatus = Status.inStock(quantity: 1)
+
     /// Creates an item. Use ``validate()`` (or a repository, which does) before storing it.
-    public init(id: UUID = UUID.version7(), name: String, color: Color? = nil, status: Status = .inStock(quantity: 1),
+    public init(id: UUID = UUID.version7(), name: String, color: Color? = nil, status: Status = Item.defaultStatus,
                 location: ItemLocation? = nil) {
         self.id = id
         self.name = name

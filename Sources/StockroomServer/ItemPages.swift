@@ -135,7 +135,7 @@ struct ItemPages: Sendable {
         } catch {
             let problem = Problem.from(error)
             let shown = Item(name: form["name"] ?? "", color: form["color"].flatMap(Color.init(rawValue:)),
-                             status: (try? ItemPages.status(from: form)) ?? .inStock(quantity: 1),
+                             status: (try? ItemPages.status(from: form)) ?? Item.defaultStatus,
                              location: (try? ItemLocation.parse(form["location"] ?? "")) ?? nil)
             return ItemPages.newItemPage(shown, problem: problem)
         }

@@ -117,8 +117,9 @@ struct ItemsAPI: Sendable {
     // MARK: One item
 
     private func create(_ request: Request) async throws -> Response {
-        let text = try await RequestBody.text(request, limit: configuration.jsonBodyLimit, accepting: ["application/json"])
-        let item = try ItemImport.item(fromJSONObject: text.trimmingWhitespaceAndNewlines())
+        let text = try await RequestBody.json(request, limit: configuration.jsonBodyLimit)
+        // Without a status, as `items add` without one.
+        let item = try ItemImport.item(fromJSONObject: text.trimmingWhitespaceAndNewlines(), defaultStatus: Item.defaultStatus)
         try await insert(item)
         return ItemsAPI.itemResponse(item, version: 1, status: .created,
                                      extra: [.location: "/api/items/\(item.id.lowercasedString)"])

@@ -15,12 +15,16 @@ enum OpenAPIDocument {
       "info": {
         "title": "Stockroom",
         "version": "1",
-        "description": "The inventory kept by `stockroom`, over HTTP: the same core, rules and wording as the command line. Errors are application/problem+json (RFC 9457) whose detail is the CLI's error line."
+        "description": "The inventory kept by `stockroom`, over HTTP: the same core, rules and wording as the command line. Errors are application/problem+json (RFC 9457) whose detail is the CLI's error line: 400 for what the client sent wrong in form (malformed JSON, a body that ends before its Content-Length, a bad parameter), 422 for well-formed content the rules refuse. Every GET is also answered to HEAD, with the same status and headers and no body (a HEAD of /api/export reads no item). Every answer carries X-Content-Type-Options: nosniff, Content-Security-Policy with frame-ancestors 'none', and X-Frame-Options: DENY."
       },
       "servers": [{"url": "/"}],
       "security": [{}, {"bearer": []}],
       "paths": {
         "/api/items": {
+          "head": {
+            "summary": "As GET, without the body",
+            "responses": {"200": {"$ref": "#/components/responses/Head"}, "400": {"$ref": "#/components/responses/Head"}}
+          },
           "get": {
             "summary": "List items, ordered by name then id (keyset paging)",
             "parameters": [
@@ -38,7 +42,7 @@ enum OpenAPIDocument {
             }
           },
           "post": {
-            "summary": "Add an item (the object `import` reads for one row)",
+            "summary": "Add an item (the object `import` reads for one row; without a status, in stock with 1, as `items add`)",
             "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/NewItem"}}}},
             "responses": {
               "201": {"description": "Added, at version 1", "headers": {"Location": {"schema": {"type": "string"}}, "ETag": {"schema": {"type": "string"}}},
@@ -54,6 +58,12 @@ enum OpenAPIDocument {
         },
         "/api/items/{id}": {
           "parameters": [{"$ref": "#/components/parameters/ItemID"}],
+          "head": {
+            "summary": "As GET, without the body",
+            "parameters": [{"name": "If-None-Match", "in": "header", "schema": {"type": "string"}}],
+            "responses": {"200": {"$ref": "#/components/responses/Head"}, "304": {"$ref": "#/components/responses/Head"},
+                          "400": {"$ref": "#/components/responses/Head"}, "404": {"$ref": "#/components/responses/Head"}}
+          },
           "get": {
             "summary": "One item with its version",
             "parameters": [{"name": "If-None-Match", "in": "header", "schema": {"type": "string"}}],
@@ -98,6 +108,8 @@ enum OpenAPIDocument {
         },
         "/api/items/{id}/history": {
           "parameters": [{"$ref": "#/components/parameters/ItemID"}],
+          "head": {"summary": "As GET, without the body", "responses": {"200": {"$ref": "#/components/responses/Head"},
+                   "400": {"$ref": "#/components/responses/Head"}, "404": {"$ref": "#/components/responses/Head"}}},
           "get": {
             "summary": "Every change to the item, oldest first; kept after delete (`items history --format json`)",
             "responses": {
@@ -127,6 +139,7 @@ enum OpenAPIDocument {
           }
         },
         "/api/events": {
+          "head": {"summary": "As GET, without the body: the stream's headers, and no stream", "responses": {"200": {"$ref": "#/components/responses/Head"}, "400": {"$ref": "#/components/responses/Head"}}},
           "get": {
             "summary": "Server-Sent Events: one per history event committed by anyone, in commit order; `id` is the event's position (1, 2, 3, ... without gaps), `event` its kind, `data` the object of `items history --format json`. Reconnecting with Last-Event-ID resumes with nothing lost or repeated.",
             "parameters": [
@@ -140,6 +153,11 @@ enum OpenAPIDocument {
           }
         },
         "/api/export": {
+          "head": {
+            "summary": "As GET, without the body; no item is read",
+            "parameters": [{"name": "format", "in": "query", "schema": {"type": "string", "enum": ["jsonl", "csv", "json"], "default": "jsonl"}}],
+            "responses": {"200": {"$ref": "#/components/responses/Head"}, "400": {"$ref": "#/components/responses/Head"}}
+          },
           "get": {
             "summary": "Every item ordered by id, streamed: the bytes of `stockroom export`",
             "parameters": [{"name": "format", "in": "query", "schema": {"type": "string", "enum": ["jsonl", "csv", "json"], "default": "jsonl"}}],
@@ -171,6 +189,7 @@ enum OpenAPIDocument {
           }
         },
         "/api/drafts": {
+          "head": {"summary": "As GET, without the body", "responses": {"200": {"$ref": "#/components/responses/Head"}}},
           "get": {
             "summary": "Every open draft",
             "responses": {"200": {"description": "The drafts", "content": {"application/json": {"schema": {"type": "array", "items": {"$ref": "#/components/schemas/Draft"}}}}}}
@@ -193,6 +212,8 @@ enum OpenAPIDocument {
         },
         "/api/drafts/{id}": {
           "parameters": [{"$ref": "#/components/parameters/DraftID"}],
+          "head": {"summary": "As GET, without the body", "responses": {"200": {"$ref": "#/components/responses/Head"},
+                   "400": {"$ref": "#/components/responses/Head"}, "404": {"$ref": "#/components/responses/Head"}}},
           "get": {"summary": "One draft", "responses": {"200": {"description": "The draft", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Draft"}}}},
                                                         "400": {"$ref": "#/components/responses/Problem"}, "404": {"$ref": "#/components/responses/Problem"}}},
           "patch": {
@@ -216,6 +237,8 @@ enum OpenAPIDocument {
         },
         "/api/drafts/{id}/wizard": {
           "parameters": [{"$ref": "#/components/parameters/DraftID"}],
+          "head": {"summary": "As GET, without the body", "responses": {"200": {"$ref": "#/components/responses/Head"},
+                   "400": {"$ref": "#/components/responses/Head"}, "404": {"$ref": "#/components/responses/Head"}}},
           "get": {
             "summary": "The wizard's question (the first, or the step named), worded as `draft wizard` words it",
             "parameters": [{"$ref": "#/components/parameters/Step"},
@@ -251,6 +274,7 @@ enum OpenAPIDocument {
           "Step": {"name": "step", "in": "query", "schema": {"$ref": "#/components/schemas/StepName"}}
         },
         "responses": {
+          "Head": {"description": "The status and headers GET would answer, without a body"},
           "Problem": {"description": "An error", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
           "Stale": {"description": "The item is at another version: nothing was changed", "headers": {"ETag": {"schema": {"type": "string"}}},
                     "content": {"application/problem+json": {"schema": {"allOf": [{"$ref": "#/components/schemas/Problem"},
@@ -268,10 +292,12 @@ enum OpenAPIDocument {
             "id": {"type": "string", "format": "uuid"}, "name": {"type": "string"},
             "color": {"oneOf": [{"$ref": "#/components/schemas/ColorName"}, {"type": "null"}]},
             "status": {"$ref": "#/components/schemas/Status"}, "location": {"type": ["string", "null"], "maxLength": 200}, "version": {"type": "integer", "minimum": 1}}},
-          "NewItem": {"type": "object", "required": ["name", "status"], "properties": {
+          "NewItem": {"type": "object", "required": ["name"], "properties": {
             "id": {"type": ["string", "null"], "format": "uuid"}, "name": {"type": "string", "minLength": 1},
             "color": {"oneOf": [{"$ref": "#/components/schemas/ColorName"}, {"type": "null"}]},
-            "status": {"$ref": "#/components/schemas/Status"}, "location": {"type": ["string", "null"], "maxLength": 200},
+            "status": {"allOf": [{"$ref": "#/components/schemas/Status"}], "description": "Left out: in stock with 1, as `items add` without a status.",
+                       "default": {"case": "inStock", "quantity": 1}},
+            "location": {"type": ["string", "null"], "maxLength": 200},
             "createdAt": {"type": ["string", "null"]}, "updatedAt": {"type": ["string", "null"]}}, "additionalProperties": false},
           "Adjustment": {"type": "object", "required": ["by"], "additionalProperties": false, "properties": {
             "by": {"type": "integer", "format": "int64", "minimum": -9223372036854775808, "maximum": 9223372036854775807, "description": "How many more are in stock: negative to take, positive to receive."}}},

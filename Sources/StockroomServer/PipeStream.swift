@@ -38,7 +38,13 @@ enum PipeStream {
     /// The chunks read from `descriptor`, which is closed when reading ends either way.
     static func chunks(reading descriptor: Int32, window: Int = 4) -> (stream: AsyncStream<ByteBuffer>, taken: @Sendable () -> Void) {
         let (stream, continuation) = AsyncStream<ByteBuffer>.makeStream()
-        let credit = DispatchSemaphore(value: window)
+        // Made at 0 and raised to `window` by signals, not made at `window`: libdispatch traps
+        // (SIGILL, "Semaphore object deallocated while in use") when a semaphore is freed with
+        // a value below the one it was made with, and a consumer that stops early (a client
+        // gone mid-download) leaves up to `window` credits unspent. Made at 0, it may be freed
+        // at any value.
+        let credit = DispatchSemaphore(value: 0)
+        for _ in 0..<window { credit.signal() }
         let state = StopFlag()
         continuation.onTermination = { _ in
             state.stop()

@@ -25,11 +25,38 @@ enum RequestBody {
             throw tooLarge(limit)
         }
         do {
-            return try await request.body.collect(upTo: limit)
+            return try await reading { try await request.body.collect(upTo: limit) }
         } catch let error as HTTPError where error.status == .contentTooLarge {
             throw tooLarge(limit)
         }
     }
+
+    /// The body as the text of one JSON value, refusing text that is not JSON at all with 400
+    /// before any member is looked at: malformed JSON is a fault of the request's syntax,
+    /// where JSON that says the wrong thing is one of its content (422).
+    static func json(_ request: Request, limit: Int, accepting accepted: [String] = ["application/json"]) async throws -> String {
+        let text = try await self.text(request, limit: limit, accepting: accepted)
+        guard JSONSyntax.isWellFormed(text) else { throw Problem(.badRequest, "the body is not valid JSON") }
+        return text
+    }
+
+    /// What `read` returns, reading the request body; a body that stops before its end (the
+    /// client closed the connection part-way through it) is the client's fault, 400, not the
+    /// server's. A refusal of the body's size or kind (a ``Problem``, an `HTTPError`) passes.
+    static func reading<Value>(_ read: () async throws -> Value) async throws -> Value {
+        do {
+            return try await read()
+        } catch let error as Problem {
+            throw error
+        } catch let error as HTTPError {
+            throw error
+        } catch {
+            throw cutShort
+        }
+    }
+
+    /// A body that ended before the length the request announced.
+    static let cutShort = Problem(.badRequest, "the request body ended before its Content-Length: the client closed the connection part-way")
 
     static func tooLarge(_ limit: Int) -> Problem {
         Problem(.contentTooLarge, "the body is larger than the limit of \(limit) bytes")

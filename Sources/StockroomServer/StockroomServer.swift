@@ -24,10 +24,9 @@ public struct StockroomServer: Sendable {
         boundPort = BoundPort(configuration.port)
     }
 
-    /// Every route, behind the access log, the problem answers and the security checks.
+    /// Every route, behind the problem answers and the security checks.
     public func router() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
-        router.add(middleware: AccessLogMiddleware(format: configuration.logFormat))
         router.add(middleware: ProblemMiddleware())
         router.add(middleware: SecurityMiddleware(configuration: configuration, boundPort: boundPort))
         let items = ItemsAPI(pool: pool, configuration: configuration)
@@ -45,12 +44,29 @@ public struct StockroomServer: Sendable {
         return router
     }
 
+    /// What answers every request: the ``router()`` behind the access log and the HTTP
+    /// conventions. Both wrap the router rather than each route, since a route is chosen by
+    /// method: the conventions answer a `HEAD` through the `GET` route, and the log, outside
+    /// them, still names the method the client sent.
+    public func responder() -> CallbackResponder<BasicRequestContext> {
+        let routes = router().buildResponder()
+        let log = AccessLogMiddleware<BasicRequestContext>(format: configuration.logFormat)
+        let conventions = HTTPConventionsMiddleware<BasicRequestContext>()
+        return CallbackResponder { request, context in
+            try await log.handle(request, context: context) { request, context in
+                try await conventions.handle(request, context: context) { request, context in
+                    try await routes.respond(to: request, context: context)
+                }
+            }
+        }
+    }
+
     /// The application, for ``run(onListening:)`` and for tests.
     public func application(onListening: @escaping @Sendable (String) -> Void = { _ in }) -> some ApplicationProtocol {
         let configuration = self.configuration
         let boundPort = self.boundPort
         var app = Application(
-            router: router(),
+            responder: responder(),
             server: .http1(configuration: .init(idleTimeout: .seconds(60))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
             onServerRunning: { channel in

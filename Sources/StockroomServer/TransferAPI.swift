@@ -26,11 +26,32 @@ struct TransferAPI: Sendable {
 
     /// Every item, ordered by id, streamed as it is read from one snapshot: the bytes of
     /// `stockroom export --format F` of the same database.
+    ///
+    /// The export starts when the body is written, not when the response is made: a `HEAD`
+    /// (whose body is never written) and a client gone before the body read no row.
     func export(_ request: Request) throws -> Response {
         let text = Form(request.uri.query)["format"] ?? TransferFormat.jsonl.rawValue
         guard let format = TransferFormat(rawValue: text) else {
             throw Problem(.badRequest, "format must be one of \(TransferFormat.allCases.map(\.rawValue).joined(separator: ", "))")
         }
+        let headers: HTTPFields = [
+            .contentType: TransferAPI.contentType(format),
+            .contentDisposition: "attachment; filename=\"stockroom.\(format.rawValue)\"",
+        ]
+        let pool = self.pool
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            try await TransferAPI.stream(format, from: pool, to: &writer)
+        })
+    }
+
+    /// Runs the export on a pool thread into a pipe and writes what comes out of it to
+    /// `writer`. A client that goes away makes the next write throw; the pipe's reader then
+    /// stops and closes its end, and the export ends at its next write (EPIPE).
+    static func stream(_ format: TransferFormat, from pool: StorePool, to writer: inout any ResponseBodyWriter) async throws {
+        // The 200 went out before this: a failure from here on can only be told by not ending
+        // the body. Throwing drops the connection without the terminating chunk, so every
+        // client (curl: "transfer closed with outstanding read data") sees a broken transfer,
+        // never a complete-looking short file.
         let (readEnd, writeEnd) = try PipeStream.make()
         let failure = ExportFailure()
         pool.start { store in
@@ -43,22 +64,12 @@ struct TransferAPI: Sendable {
             close(writeEnd)
         }
         let (chunks, taken) = PipeStream.chunks(reading: readEnd)
-        let headers: HTTPFields = [
-            .contentType: TransferAPI.contentType(format),
-            .contentDisposition: "attachment; filename=\"stockroom.\(format.rawValue)\"",
-        ]
-        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            for await chunk in chunks {
-                try await writer.write(chunk)
-                taken()
-            }
-            // The 200 went out before the first row was read: a failure now can only be told
-            // by not ending the body. Throwing drops the connection without the terminating
-            // chunk, so every client (curl: "transfer closed with outstanding read data")
-            // sees a broken transfer, never a complete-looking short file.
-            if let error = failure.error { throw error }
-            try await writer.finish(nil)
-        })
+        for await chunk in chunks {
+            try await writer.write(chunk)
+            taken()
+        }
+        if let error = failure.error { throw error }
+        try await writer.finish(nil)
     }
 
     /// What an import did, as JSON.
@@ -86,7 +97,7 @@ struct TransferAPI: Sendable {
             throw Problem(.unsupportedMediaType, "the body must be \(accepted.joined(separator: ", ")), not \(type.isEmpty ? "(no Content-Type)" : "'\(RequestChecks.printable(type))'")")
         }
         let policy = try TransferAPI.policy(parameters["on-conflict"])
-        let spool = try await Spool(request.body, limit: configuration.importBodyLimit)
+        let spool = try await RequestBody.reading { try await Spool(request.body, limit: configuration.importBodyLimit) }
         let summary = try await run(format: format, policy: policy, spool: spool)
         return ItemsAPI.json(TransferAPI.summaryJSON(summary))
     }

@@ -7,15 +7,18 @@ import Testing
 /// `stockroom serve` as a process: the URL line, the Host check, the token, the access log,
 /// malformed requests, signals, bad options, and writes racing the CLI on one file.
 @Suite("serve command") struct ServeCommandTests {
-    /// A running `stockroom serve --port 0` on a fresh file, and the port it printed.
+    /// A running `stockroom serve --port 0` on a fresh file (or `database`, filled beforehand),
+    /// and the port it printed; killed after `deadlineSeconds` if still running.
     final class Server: Sendable {
-        let database = CLIDatabase()
+        let database: CLIDatabase
         let process: BackgroundProcess
         let url: String
         let port: Int
 
-        init(_ arguments: [String] = []) throws {
-            process = try BackgroundProcess(Processes.stockroomPath, ["serve", "--db", database.path, "--port", "0"] + arguments)
+        init(_ arguments: [String] = [], database: CLIDatabase = CLIDatabase(), deadlineSeconds: Double = 120) throws {
+            self.database = database
+            process = try BackgroundProcess(Processes.stockroomPath, ["serve", "--db", database.path, "--port", "0"] + arguments,
+                                            deadlineSeconds: deadlineSeconds)
             url = try #require(process.readLine())
             let afterColon = url.split(separator: ":").last ?? ""
             port = Int(afterColon.prefix { $0.isNumber }) ?? 0

@@ -19,19 +19,8 @@ public enum RawHTTP {
     /// As ``exchange(port:_:)``, calling `onSent` once the whole request is on the connection
     /// (before the answer is read): a test that must act while the request is in flight.
     public static func exchange(port: Int, _ request: [UInt8], onSent: () -> Void) throws -> [UInt8] {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw RawHTTPError(description: "socket: \(String(cString: strerror(errno)))") }
+        let descriptor = try connected(port: port)
         defer { close(descriptor) }
-        var timeout = timeval(tv_sec: 60, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw RawHTTPError(description: "connect: \(String(cString: strerror(errno)))") }
         var sent = 0
         while sent < request.count {
             let count = request[sent...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -49,6 +38,27 @@ public enum RawHTTP {
             answer += buffer[0..<count]
         }
         return answer
+    }
+
+    /// A TCP connection to 127.0.0.1:`port` whose reads give up after 60 s; the caller closes it.
+    static func connected(port: Int) throws -> Int32 {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw RawHTTPError(description: "socket: \(String(cString: strerror(errno)))") }
+        var timeout = timeval(tv_sec: 60, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            throw RawHTTPError(description: "connect: \(reason)")
+        }
+        return descriptor
     }
 
     /// `METHOD path` with `headers` (Host first) and `body`, on a connection closed after it.
@@ -102,18 +112,8 @@ extension RawHTTP {
     /// `whenOpen` runs once the stream's headers have arrived (the subscription is live).
     public static func events(port: Int, path: String = "/api/events", headers: [String: String] = [:], count: Int,
                               whenOpen: () throws -> Void = {}) throws -> [Event] {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = try connected(port: port)
         defer { close(descriptor) }
-        var timeout = timeval(tv_sec: 60, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw RawHTTPError(description: "connect: \(String(cString: strerror(errno)))") }
         var text = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\n"
         for (name, value) in headers { text += "\(name): \(value)\r\n" }
         let request = Array((text + "\r\n").utf8)
@@ -158,6 +158,48 @@ extension RawHTTP {
             if index >= bytes.count { break }
         }
         return payload
+    }
+}
+
+extension RawHTTP {
+    /// How a client hangs up.
+    public enum HangUp: Sendable, CaseIterable {
+        /// An ordinary close (FIN), as a browser tab closed.
+        case close
+        /// An abortive close (RST, `SO_LINGER` 0), as a killed process or a dropped network.
+        case reset
+    }
+
+    /// Sends `GET path`, reads at most `limit` bytes of the answer (its head included), then
+    /// hangs up without reading the rest: a client that goes away part-way through a response.
+    /// `limit` 0 hangs up as soon as the request is sent. Returns how many bytes were read.
+    @discardableResult
+    public static func abandon(port: Int, _ path: String, afterReading limit: Int, hangUp: HangUp) throws -> Int {
+        // Connection: close, so that a limit past the answer's end meets the server's close
+        // rather than waiting out its idle timeout.
+        try abandon(port: port, sending: Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8),
+                    afterReading: limit, hangUp: hangUp)
+    }
+
+    /// Sends `request` as it is (it may promise more body than it has), reads at most `limit`
+    /// bytes of the answer, then hangs up without reading the rest.
+    @discardableResult
+    public static func abandon(port: Int, sending request: [UInt8], afterReading limit: Int, hangUp: HangUp) throws -> Int {
+        let descriptor = try connected(port: port)
+        defer { close(descriptor) }
+        if hangUp == .reset {
+            var option = linger(l_onoff: 1, l_linger: 0)
+            setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+        }
+        _ = request.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        var read = 0
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while read < limit {
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, min($0.count, limit - read), 0) }
+            if count <= 0 { break }
+            read += count
+        }
+        return read
     }
 }
 

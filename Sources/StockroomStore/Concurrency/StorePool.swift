@@ -154,6 +154,9 @@ public final class StorePool: Sendable {
         enqueue(.work(body))
     }
 
+    /// How many jobs wait for a free thread: what was asked of the store and has not started.
+    package var queuedJobs: Int { queue.withLock { $0.count } }
+
     /// Lets every thread finish the work queued before this call, then closes the stores;
     /// returns when all threads have ended.
     public func close() {

@@ -158,8 +158,9 @@ final class ImportRowDecoder {
     private enum JSONKey: Int { case id, name, color, status, location, createdAt, updatedAt }
 
     /// Decodes one line of JSON Lines: an object as `stockroom export` writes it. Keys may come
-    /// in any order; `id`, `color` and the times may be left out (or null).
-    func decode(jsonLine line: UnsafeBufferPointer<UInt8>) throws -> ImportedRow {
+    /// in any order; `id`, `color` and the times may be left out (or null), and `status` too
+    /// when there is a `defaultStatus`.
+    func decode(jsonLine line: UnsafeBufferPointer<UInt8>, defaultStatus: Status? = nil) throws -> ImportedRow {
         var scanner = JSONScanner(line)
         var id: UUID?, name: String?, color: Color?, status: Status?, location: ItemLocation?
         var hasCreated = false, hasUpdated = false
@@ -220,7 +221,7 @@ final class ImportRowDecoder {
         }
         guard scanner.isAtEnd() else { throw scanner.problem("text after the object") }
         guard let name else { throw RowProblem("missing name") }
-        guard let status else { throw RowProblem("missing status") }
+        guard let status = status ?? defaultStatus else { throw RowProblem("missing status") }
         return try ImportRowDecoder.checked(ImportedRow(id: id, name: name, color: color, status: status, location: location,
                                                         hasCreatedAt: hasCreated, hasUpdatedAt: hasUpdated))
     }

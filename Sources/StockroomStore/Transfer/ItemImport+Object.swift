@@ -9,13 +9,14 @@ extension ItemImport {
     /// item at a time (`POST /api/items`) reads it exactly as a file of one line.
     ///
     /// An object without an id gets a new one; its times, if any, are ignored: an item added
-    /// one at a time is added now.
+    /// one at a time is added now. An object without a status gets `defaultStatus`, or is
+    /// refused as a row of a file is when there is none.
     ///
     /// - Throws: ``RowProblem`` saying what is wrong with the object.
-    public static func item(fromJSONObject text: String) throws -> Item {
+    public static func item(fromJSONObject text: String, defaultStatus: Status? = nil) throws -> Item {
         var bytes = Array(text.utf8)
         let row = try bytes.withUnsafeMutableBufferPointer { buffer in
-            try ImportRowDecoder().decode(jsonLine: UnsafeBufferPointer(buffer))
+            try ImportRowDecoder().decode(jsonLine: UnsafeBufferPointer(buffer), defaultStatus: defaultStatus)
         }
         return row.item(id: row.id ?? UUID.version7())
     }

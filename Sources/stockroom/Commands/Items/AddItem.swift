@@ -29,7 +29,7 @@ struct AddItem: ParsableCommand {
     }
 
     func run() throws {
-        let item = Item(name: name, color: color, status: status.status ?? .inStock(quantity: 1),
+        let item = Item(name: name, color: color, status: status.status ?? Item.defaultStatus,
                         location: try LocationRule.parse(location))
         try database.openStore().items.insert(item)
         Output.line(item.id.lowercasedString)
