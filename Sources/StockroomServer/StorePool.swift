@@ -35,6 +35,9 @@ public final class StorePool: Sendable {
     private let stopped = DispatchGroup()
     /// How many threads, and so connections, the pool has.
     public let size: Int
+    /// Where the stores are, when the pool was opened for a location: what the server's event
+    /// streams observe (``CommitBroadcast``).
+    public let location: DatabaseLocation?
 
     /// Opens `size` stores with `open`, each on its own thread, and returns when all are open.
     ///
@@ -42,9 +45,11 @@ public final class StorePool: Sendable {
     /// migrating is created and migrated once, not raced by `size` connections.
     ///
     /// - Throws: the first store's opening error (nothing is left running).
-    public init(size: Int, serializesWrites: Bool = false, open: @escaping @Sendable () throws -> InventoryStore) async throws {
+    public init(size: Int, serializesWrites: Bool = false, location: DatabaseLocation? = nil,
+                open: @escaping @Sendable () throws -> InventoryStore) async throws {
         precondition(size >= 1)
         self.size = size
+        self.location = location
         self.serializesWrites = serializesWrites
         for index in 0..<size {
             do {
