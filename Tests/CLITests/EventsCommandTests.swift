@@ -164,4 +164,29 @@ import Testing
         let result = follower.wait()
         expectFailure(result, code: .historyGone, mentioning: "was replaced by another file")
     }
+
+    @Test func aReaderWhoCannotWriteTheFileStillFollows() throws {
+        try add("Lamp")
+        // The file is not writable by the follower: as root (which writes anything), the
+        // follower runs as nobody; otherwise the file loses its write bits. The folder is
+        // shared, as /tmp is, for SQLite's -shm.
+        #expect(chmod(fixture.directory.url.path, 0o1777) == 0)
+        #expect(chmod(fixture.path, 0o644) == 0)
+        let asRoot = getuid() == 0
+        if !asRoot { #expect(chmod(fixture.path, 0o444) == 0) }
+        let before = try fixture.contents()
+        let arguments = ["events", "--follow", "--db", fixture.path]
+        let follower = asRoot
+            ? try BackgroundProcess("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", Processes.stockroomPath] + arguments,
+                                    deadlineSeconds: 60)
+            : try BackgroundProcess(Processes.stockroomPath, arguments, deadlineSeconds: 60)
+        #expect(try object(follower.readLine())["position"] as? Int == 1)
+        #expect(try fixture.contents() == before)
+        if !asRoot { #expect(chmod(fixture.path, 0o644) == 0) }
+        let id = try add("Desk")
+        #expect(try object(follower.readLine())["itemId"] as? String == id)
+        kill(follower.processIdentifier, SIGTERM)
+        let result = follower.wait()
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
+    }
 }
