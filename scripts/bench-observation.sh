@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# W12 (issue 27): commit-to-notification latency from another process, and idle cost.
+# A Python writer commits one item at a time (sqlite3 module on a file; a kept-open psql on
+# PostgreSQL) and times each commit's return; `stockroom events --follow` and one
+# `GET /api/events` stream of `stockroom serve` are read as lines arrive
+# (Benchmarks/Observation/latency.py). Prints p50/p90/p99/max in ms per observer, and the
+# CPU time each observer used over IDLE seconds with nothing written.
+#   scripts/bench-observation.sh                       SQLite, 300 commits, debug binaries
+#   STOCKROOM=.build/release/stockroom scripts/bench-observation.sh   release binaries
+#   PG_URI=postgresql://... scripts/bench-observation.sh   also PostgreSQL (psql on PATH)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+stockroom=${STOCKROOM:-$(swift build --show-bin-path)/stockroom}
+commits=${COMMITS:-300}
+idle=${IDLE:-10}
+work=.build/bench-observation
+mkdir -p "$work"
+echo "load: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+python3 Benchmarks/Observation/latency.py "$stockroom" "$work" --commits "$commits" --idle-seconds "$idle"
+if [[ -n "${PG_URI:-}" ]]; then
+    python3 Benchmarks/Observation/latency.py "$stockroom" "$work" --commits "$commits" --idle-seconds "$idle" \
+        --engine postgres --uri "$PG_URI"
+fi
