@@ -7,7 +7,7 @@
 # CPU time each observer used over IDLE seconds with nothing written.
 #   scripts/bench-observation.sh                       SQLite, 300 commits, debug binaries
 #   STOCKROOM=.build/release/stockroom scripts/bench-observation.sh   release binaries
-#   PG_URI=postgresql://... scripts/bench-observation.sh   also PostgreSQL (psql on PATH)
+#   POSTGRES=1 scripts/bench-observation.sh            also PostgreSQL, on a throwaway server
 set -euo pipefail
 cd "$(dirname "$0")/.."
 stockroom=${STOCKROOM:-$(swift build --show-bin-path)/stockroom}
@@ -17,7 +17,9 @@ work=.build/bench-observation
 mkdir -p "$work"
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 python3 Benchmarks/Observation/latency.py "$stockroom" "$work" --commits "$commits" --idle-seconds "$idle"
-if [[ -n "${PG_URI:-}" ]]; then
+if [[ -n "${POSTGRES:-}" ]]; then
+    source scripts/lib/bench-postgres.sh
+    start_throwaway_postgres
     python3 Benchmarks/Observation/latency.py "$stockroom" "$work" --commits "$commits" --idle-seconds "$idle" \
-        --engine postgres --uri "$PG_URI"
+        --engine postgres --uri "$(uri postgres)"
 fi
