@@ -8,6 +8,9 @@
 #   scripts/bench-observation.sh                       SQLite, 300 commits, debug binaries
 #   STOCKROOM=.build/release/stockroom scripts/bench-observation.sh   release binaries
 #   POSTGRES=1 scripts/bench-observation.sh            also PostgreSQL, on a throwaway server
+#   BEFORE=/work/main/.build/debug/stockroom scripts/bench-observation.sh
+#                                                      first GET /api/events of a binary without
+#                                                      observation (its 250 ms poll), same run
 set -euo pipefail
 cd "$(dirname "$0")/.."
 stockroom=${STOCKROOM:-$(swift build --show-bin-path)/stockroom}
@@ -16,10 +19,12 @@ idle=${IDLE:-10}
 work=.build/bench-observation
 mkdir -p "$work"
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
-python3 Benchmarks/Observation/latency.py "$stockroom" "$work" --commits "$commits" --idle-seconds "$idle"
+run() { python3 Benchmarks/Observation/latency.py "$@" --commits "$commits" --idle-seconds "$idle"; }
+[[ -n "${BEFORE:-}" ]] && run "$BEFORE" "$work" --sse-only
+run "$stockroom" "$work"
 if [[ -n "${POSTGRES:-}" ]]; then
     source scripts/lib/bench-postgres.sh
     start_throwaway_postgres
-    python3 Benchmarks/Observation/latency.py "$stockroom" "$work" --commits "$commits" --idle-seconds "$idle" \
-        --engine postgres --uri "$(uri postgres)"
+    [[ -n "${BEFORE:-}" ]] && run "$BEFORE" "$work" --sse-only --engine postgres --uri "$(uri postgres)"
+    run "$stockroom" "$work" --engine postgres --uri "$(uri postgres)"
 fi
