@@ -81,13 +81,39 @@ public final class StorePool: Sendable {
 
     /// The thread's loop: take a job, run it with this thread's store, until told to stop.
     private func serve(_ store: InventoryStore) {
+        var reconnection = Reconnection()
         while true {
             available.wait()
             let job = queue.withLock { $0.isEmpty ? nil : $0.removeFirst() }
             switch job {
-            case .work(let body): body(store)
+            case .work(let body):
+                reconnection.attemptIfDue(store)
+                body(store)
             case .stop: return
             case nil: continue
+            }
+        }
+    }
+
+    /// When a thread's PostgreSQL connection broke (the server restarted), it connects again
+    /// before its next job, at most once per pause; the pauses double from
+    /// ``Reconnection/firstPause`` to ``Reconnection/longestPause`` while the server stays
+    /// away. A job meanwhile fails at once as the server being unreachable: `503` with
+    /// `Retry-After`, never a wait per request.
+    struct Reconnection {
+        static let firstPause: Duration = .milliseconds(100)
+        static let longestPause: Duration = .seconds(5)
+        private var pause = firstPause
+        private var notBefore = ContinuousClock.now
+
+        mutating func attemptIfDue(_ store: InventoryStore) {
+            guard store.isDisconnected, ContinuousClock.now >= notBefore else { return }
+            do {
+                try store.reconnect()
+                pause = Reconnection.firstPause
+            } catch {
+                notBefore = .now + pause
+                pause = min(pause * 2, Reconnection.longestPause)
             }
         }
     }
