@@ -3,7 +3,7 @@ import Glibc
 import PostgresCore
 
 /// How a follower of a PostgreSQL database learns of a commit by any client: the history
-/// triggers `NOTIFY` (migration 0008_history_notifications), and the follower's one connection
+/// triggers `NOTIFY` (the `history_notifications` migration), and the follower's one connection
 /// `LISTEN`s, waiting on its socket with `poll(2)`. The server sends a notification when the
 /// transaction commits, so the commit is visible by then; the caller's check (the last
 /// position) still confirms it, since other schemas of the same database notify the same
@@ -15,7 +15,7 @@ import PostgresCore
 /// (``backOffMilliseconds``), listens again, and the caller reads from its last position:
 /// what was committed while it was away is read then, nothing lost.
 final class NotificationCommitWatch: CommitWatch {
-    /// The channel the history triggers notify (Migrations/postgres/0008_history_notifications.sql).
+    /// The channel the history triggers notify (Migrations/postgres/, the `history_notifications` migration).
     static let channel = "stockroom_item_events"
     /// Pauses between attempts to connect again, in milliseconds; the last one repeats.
     static let backOffMilliseconds: [Int32] = [50, 100, 200, 500, 1_000, 2_000]
