@@ -189,4 +189,17 @@ import Testing
         let result = follower.wait()
         #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
     }
+
+    @Test func aFileReachedThroughASymbolicLinkIsWatchedWhereItIs() throws {
+        try add("Lamp")
+        let elsewhere = TemporaryDirectory()
+        let link = elsewhere.path("link.sqlite")
+        #expect(symlink(fixture.path, link) == 0)
+        let follower = try BackgroundProcess(Processes.stockroomPath, ["events", "--follow", "--db", link], deadlineSeconds: 60)
+        #expect(try object(follower.readLine())["position"] as? Int == 1)
+        let id = try add("Desk")
+        #expect(try object(follower.readLine())["itemId"] as? String == id)
+        kill(follower.processIdentifier, SIGTERM)
+        #expect(follower.wait().status == 0)
+    }
 }
