@@ -47,7 +47,9 @@ final class CommitBroadcast: Sendable {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let answer: Bool? = state.withLock { state in
-                    if state.stopped { return false }
+                    // Cancelled before this registration: the cancellation handler ran and
+                    // found nothing to resume, so answer now rather than wait for a commit.
+                    if state.stopped || Task.isCancelled { return false }
                     if state.generation > generation { return true }
                     state.waiters[id] = continuation
                     return nil
