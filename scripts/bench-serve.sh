@@ -25,7 +25,7 @@ only=${ONLY:-W9,W10,export}   # e.g. ONLY=W10 runs that comparison alone
 want() { [[ ",$only," == *",$1,"* ]]; }
 work=.build/bench-serve
 mkdir -p "$work"
-stockroom=${STOCKROOM:-$(scripts/build-release.sh)}
+stockroom=${STOCKROOM:-$(scripts/build-release.sh --serve)}
 venv=.build/bench-venv
 if ! "$venv/bin/datasette" --version 2>/dev/null | grep -q " 0\.65"; then
     python3 -m venv "$venv"

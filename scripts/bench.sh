@@ -7,6 +7,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# W5 and W6 run the sqlite3 shell, and --postgres starts a throwaway server as the tests do:
+# the tests' packages (build-release.sh alone installs only what building needs).
+scripts/setup.sh --tests
 # Measure the binary exactly as scripts/run.sh builds it.
 stockroom=$(scripts/build-release.sh)
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Sets up the machine, builds the release `stockroom` and `stockroom-serve` (the web server, which
-# `stockroom serve` runs from the same folder; README, "Install") and prints stockroom's path on
-# stdout. Both programs are linked the same way.
+# Installs what building needs (scripts/setup.sh), builds the release `stockroom` and prints its
+# path on stdout. With --serve it builds `stockroom-serve` too, the web server that
+# `stockroom serve` runs from the same folder (README, "Install"): a program of its own that
+# the walk-through never runs, and whose release build (Hummingbird, SwiftNIO) takes longer
+# than stockroom's, so a first run does not pay for it. Both programs are linked the same way.
 #
 # The Swift runtime and Foundation are linked statically: the binary starts in about half the
 # time, which matters for a command that scripts run thousands of times (see BENCHMARKS.md, W6).
@@ -10,6 +12,14 @@
 # this project's code, and would bury real warnings, so that one line is dropped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+products=(stockroom)
+for argument in "$@"; do
+    case $argument in
+        --serve) products+=(stockroom-serve) ;;
+        *) echo "build-release: unknown option $argument (expected --serve)" >&2; exit 64 ;;
+    esac
+done
 
 # --no-export-dynamic: the static Swift runtime's link arguments export every symbol of the
 # program's own objects (22k) into its dynamic symbol table, where no library looks anything
@@ -31,7 +41,7 @@ if [ -f "$archive" ]; then
     ln -sfn "$archive" "$static_cxx/libstdc++.a"
     link_flags+=(-Xswiftc -L -Xswiftc "$PWD/$static_cxx")
 fi
-for product in stockroom stockroom-serve; do
+for product in "${products[@]}"; do
     swift build -c release --product "$product" --static-swift-stdlib "${link_flags[@]}" 2>&1 \
         | { grep -v "the use of \`mktemp' is dangerous" || true; } >&2
 done

@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
-# Sets up a fresh Debian machine, builds `stockroom` in release mode and runs the main job:
-# with arguments, `stockroom ARGS...`; without, a walk-through on a new sample database.
+# Sets up a fresh Debian machine with what building needs (scripts/setup.sh; the tests' packages
+# are scripts/test.sh's), builds `stockroom` in release mode and runs the main job: with
+# arguments, `stockroom ARGS...`; without, a walk-through on a new sample database.
+# `scripts/run.sh serve ...` also builds the web server, `stockroom-serve`, which only `serve` runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-stockroom=$(scripts/build-release.sh)
+if [ "${1:-}" = serve ]; then
+    stockroom=$(scripts/build-release.sh --serve)
+else
+    stockroom=$(scripts/build-release.sh)
+fi
 
 if (($#)); then
     exec "$stockroom" "$@"

@@ -25,6 +25,8 @@ while (($#)); do
     shift
 done
 
+# The parts use the sqlite3 shell, strace and a throwaway PostgreSQL server, as the tests do.
+scripts/setup.sh --tests
 STOCKROOM_BIN=${STOCKROOM_BIN:-$(scripts/build-release.sh)}
 export STOCKROOM_BIN SOAK_SCALE=$scale
 

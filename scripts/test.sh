@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Sets up a fresh Debian machine and runs every test: unit tests per module and end-to-end
+# Sets up a fresh Debian machine (everything the tests use: scripts/setup.sh --tests) and runs every test: unit tests per module and end-to-end
 # tests that run the built `stockroom` binary and the sqlite3 shell on real files.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/setup.sh
+scripts/setup.sh --tests
+# The DocC documentation of the library's modules, failing on any warning. Before the build:
+# the plugin compiles those modules again for their symbol graphs, in the same build folder.
+scripts/docs.sh
 swift build --build-tests -Xswiftc -warnings-as-errors
 
 # The benchmark package must keep compiling and running; --quick asserts nothing about time

@@ -5,7 +5,7 @@
 # - sqlite: Stockroom writes it itself (`stockroom migrate schema` applies the migrations to an
 #   in-memory database and prints sqlite_schema).
 # - postgres: the schema test applies Migrations/postgres/ on a throwaway server (initdb, as
-#   the tests do; scripts/setup.sh installs the server) and, with STOCKROOM_WRITE_SCHEMA=1,
+#   the tests do; scripts/setup.sh --tests installs the server) and, with STOCKROOM_WRITE_SCHEMA=1,
 #   writes what the catalog describes.
 set -euo pipefail
 cd "$(dirname "$0")/.."

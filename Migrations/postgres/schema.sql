@@ -15,12 +15,14 @@ CREATE TABLE drafts (
     is_on_back_order smallint,
     created_at text COLLATE "C" NOT NULL,
     updated_at text COLLATE "C" NOT NULL,
+    location text,
     CONSTRAINT drafts_color_check CHECK ((color = ANY (ARRAY['black'::text, 'blue'::text, 'green'::text, 'red'::text, 'white'::text, 'yellow'::text]))),
     CONSTRAINT drafts_created_at_check CHECK ((created_at ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}.*Z$'::text)),
     CONSTRAINT drafts_id_check CHECK ((id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'::text)),
     CONSTRAINT drafts_item_id_check CHECK ((item_id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'::text)),
     CONSTRAINT drafts_item_id_key UNIQUE (item_id),
     CONSTRAINT drafts_kind_check CHECK ((kind = ANY (ARRAY['adding'::text, 'duplicating'::text]))),
+    CONSTRAINT drafts_location_check CHECK (((location IS NULL) OR ((char_length(location) >= 1) AND (octet_length(location) <= 800) AND (location = btrim(location, ' '::text)) AND (location !~ '[\x01-\x1f\x7f]'::text)))),
     CONSTRAINT drafts_pkey PRIMARY KEY (id),
     CONSTRAINT drafts_source_item_id_check CHECK (((source_item_id IS NULL) OR (source_item_id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'::text))),
     CONSTRAINT drafts_status_check CHECK ((status = ANY (ARRAY['in_stock'::text, 'out_of_stock'::text]))),
@@ -46,21 +48,27 @@ CREATE TABLE item_events (
     to_quantity bigint,
     to_is_on_back_order smallint,
     "position" bigint NOT NULL,
+    location_changed smallint,
+    from_location text,
+    to_location text,
     CONSTRAINT added_is_version_one CHECK (((kind = 'added'::text) = (version = 1))),
     CONSTRAINT from_status_columns_match_status CHECK ((((from_status IS NULL) AND (from_quantity IS NULL) AND (from_is_on_back_order IS NULL)) OR ((from_status = 'in_stock'::text) AND (from_quantity IS NOT NULL) AND (from_quantity >= 1) AND (from_is_on_back_order IS NULL)) OR ((from_status = 'out_of_stock'::text) AND (from_quantity IS NULL) AND (from_is_on_back_order IS NOT NULL) AND (from_is_on_back_order = ANY (ARRAY[0, 1]))))),
     CONSTRAINT item_events_color_changed_check CHECK ((color_changed = ANY (ARRAY[0, 1]))),
     CONSTRAINT item_events_from_color_check CHECK ((from_color = ANY (ARRAY['black'::text, 'blue'::text, 'green'::text, 'red'::text, 'white'::text, 'yellow'::text]))),
+    CONSTRAINT item_events_from_location_check CHECK (((from_location IS NULL) OR ((char_length(from_location) >= 1) AND (octet_length(from_location) <= 800) AND (from_location = btrim(from_location, ' '::text)) AND (from_location !~ '[\x01-\x1f\x7f]'::text)))),
     CONSTRAINT item_events_from_status_check CHECK ((from_status = ANY (ARRAY['in_stock'::text, 'out_of_stock'::text]))),
     CONSTRAINT item_events_item_id_check CHECK ((item_id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'::text)),
     CONSTRAINT item_events_kind_check CHECK ((kind = ANY (ARRAY['added'::text, 'changed'::text, 'deleted'::text]))),
+    CONSTRAINT item_events_location_changed_check CHECK ((location_changed = 1)),
     CONSTRAINT item_events_pkey PRIMARY KEY (item_id, version),
     CONSTRAINT item_events_position_check CHECK (("position" >= 1)),
     CONSTRAINT item_events_recorded_at_check CHECK ((recorded_at ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}.*Z$'::text)),
     CONSTRAINT item_events_to_color_check CHECK ((to_color = ANY (ARRAY['black'::text, 'blue'::text, 'green'::text, 'red'::text, 'white'::text, 'yellow'::text]))),
+    CONSTRAINT item_events_to_location_check CHECK (((to_location IS NULL) OR ((char_length(to_location) >= 1) AND (octet_length(to_location) <= 800) AND (to_location = btrim(to_location, ' '::text)) AND (to_location !~ '[\x01-\x1f\x7f]'::text)))),
     CONSTRAINT item_events_to_name_check CHECK (((to_name IS NULL) OR (length(btrim(to_name, (((((' '::text || chr(9)) || chr(10)) || chr(11)) || chr(12)) || chr(13)))) > 0))),
     CONSTRAINT item_events_to_status_check CHECK ((to_status = ANY (ARRAY['in_stock'::text, 'out_of_stock'::text]))),
     CONSTRAINT item_events_version_check CHECK ((version >= 1)),
-    CONSTRAINT payload_matches_kind CHECK ((((kind = 'added'::text) AND (from_name IS NULL) AND (to_name IS NOT NULL) AND (color_changed IS NULL) AND (from_color IS NULL) AND (from_status IS NULL) AND (to_status IS NOT NULL)) OR ((kind = 'changed'::text) AND (((from_name IS NULL) AND (to_name IS NULL)) OR ((from_name IS NOT NULL) AND (to_name IS NOT NULL) AND (from_name IS DISTINCT FROM to_name))) AND (color_changed IS NOT NULL) AND (((color_changed = 0) AND (from_color IS NULL) AND (to_color IS NULL)) OR ((color_changed = 1) AND (from_color IS DISTINCT FROM to_color))) AND (((from_status IS NULL) AND (to_status IS NULL)) OR ((from_status IS NOT NULL) AND (to_status IS NOT NULL) AND (NOT ((NOT (from_status IS DISTINCT FROM to_status)) AND (NOT (from_quantity IS DISTINCT FROM to_quantity)) AND (NOT (from_is_on_back_order IS DISTINCT FROM to_is_on_back_order)))))) AND ((to_name IS NOT NULL) OR (color_changed = 1) OR (to_status IS NOT NULL))) OR ((kind = 'deleted'::text) AND (from_name IS NULL) AND (to_name IS NULL) AND (color_changed IS NULL) AND (from_color IS NULL) AND (to_color IS NULL) AND (from_status IS NULL) AND (to_status IS NULL)))),
+    CONSTRAINT payload_matches_kind CHECK ((((kind = 'added'::text) AND (from_name IS NULL) AND (to_name IS NOT NULL) AND (color_changed IS NULL) AND (from_color IS NULL) AND (from_status IS NULL) AND (to_status IS NOT NULL) AND (location_changed IS NULL) AND (from_location IS NULL)) OR ((kind = 'changed'::text) AND (((from_name IS NULL) AND (to_name IS NULL)) OR ((from_name IS NOT NULL) AND (to_name IS NOT NULL) AND (from_name IS DISTINCT FROM to_name))) AND (color_changed IS NOT NULL) AND (((color_changed = 0) AND (from_color IS NULL) AND (to_color IS NULL)) OR ((color_changed = 1) AND (from_color IS DISTINCT FROM to_color))) AND (((from_status IS NULL) AND (to_status IS NULL)) OR ((from_status IS NOT NULL) AND (to_status IS NOT NULL) AND (NOT ((NOT (from_status IS DISTINCT FROM to_status)) AND (NOT (from_quantity IS DISTINCT FROM to_quantity)) AND (NOT (from_is_on_back_order IS DISTINCT FROM to_is_on_back_order)))))) AND (((location_changed IS NULL) AND (from_location IS NULL) AND (to_location IS NULL)) OR ((COALESCE((location_changed)::integer, 0) = 1) AND (from_location IS DISTINCT FROM to_location))) AND ((to_name IS NOT NULL) OR (color_changed = 1) OR (to_status IS NOT NULL) OR (COALESCE((location_changed)::integer, 0) = 1))) OR ((kind = 'deleted'::text) AND (from_name IS NULL) AND (to_name IS NULL) AND (color_changed IS NULL) AND (from_color IS NULL) AND (to_color IS NULL) AND (from_status IS NULL) AND (to_status IS NULL) AND (location_changed IS NULL) AND (from_location IS NULL) AND (to_location IS NULL)))),
     CONSTRAINT to_status_columns_match_status CHECK ((((to_status IS NULL) AND (to_quantity IS NULL) AND (to_is_on_back_order IS NULL)) OR ((to_status = 'in_stock'::text) AND (to_quantity IS NOT NULL) AND (to_quantity >= 1) AND (to_is_on_back_order IS NULL)) OR ((to_status = 'out_of_stock'::text) AND (to_quantity IS NULL) AND (to_is_on_back_order IS NOT NULL) AND (to_is_on_back_order = ANY (ARRAY[0, 1])))))
 );
 
@@ -73,9 +81,11 @@ CREATE TABLE items (
     is_on_back_order smallint,
     created_at text COLLATE "C" NOT NULL,
     updated_at text COLLATE "C" NOT NULL,
+    location text,
     CONSTRAINT items_color_check CHECK ((color = ANY (ARRAY['black'::text, 'blue'::text, 'green'::text, 'red'::text, 'white'::text, 'yellow'::text]))),
     CONSTRAINT items_created_at_check CHECK ((created_at ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}.*Z$'::text)),
     CONSTRAINT items_id_check CHECK ((id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'::text)),
+    CONSTRAINT items_location_check CHECK (((location IS NULL) OR ((char_length(location) >= 1) AND (octet_length(location) <= 800) AND (location = btrim(location, ' '::text)) AND (location !~ '[\x01-\x1f\x7f]'::text)))),
     CONSTRAINT items_name_check CHECK ((length(btrim(name, (((((' '::text || chr(9)) || chr(10)) || chr(11)) || chr(12)) || chr(13)))) > 0)),
     CONSTRAINT items_pkey PRIMARY KEY (id),
     CONSTRAINT items_status_check CHECK ((status = ANY (ARRAY['in_stock'::text, 'out_of_stock'::text]))),
@@ -115,7 +125,7 @@ CREATE TRIGGER items_id_never_changes BEFORE UPDATE OF id ON items FOR EACH ROW 
 
 CREATE TRIGGER items_record_added AFTER INSERT ON items FOR EACH ROW EXECUTE FUNCTION items_record_history();
 
-CREATE TRIGGER items_record_changes AFTER UPDATE OF name, color, status, quantity, is_on_back_order ON items FOR EACH ROW WHEN (((new.name IS DISTINCT FROM old.name) OR (new.color IS DISTINCT FROM old.color) OR (new.status IS DISTINCT FROM old.status) OR (new.quantity IS DISTINCT FROM old.quantity) OR (new.is_on_back_order IS DISTINCT FROM old.is_on_back_order))) EXECUTE FUNCTION items_record_history();
+CREATE TRIGGER items_record_changes AFTER UPDATE OF name, color, status, quantity, is_on_back_order, location ON items FOR EACH ROW WHEN (((new.name IS DISTINCT FROM old.name) OR (new.color IS DISTINCT FROM old.color) OR (new.status IS DISTINCT FROM old.status) OR (new.quantity IS DISTINCT FROM old.quantity) OR (new.is_on_back_order IS DISTINCT FROM old.is_on_back_order) OR (new.location IS DISTINCT FROM old.location))) EXECUTE FUNCTION items_record_history();
 
 CREATE TRIGGER items_record_deletion AFTER DELETE ON items FOR EACH ROW EXECUTE FUNCTION items_record_history();
 
@@ -228,9 +238,9 @@ BEGIN
                 USING ERRCODE = 'restrict_violation';
         END IF;
         INSERT INTO item_events (item_id, version, kind, recorded_at,
-                                 to_name, to_color, to_status, to_quantity, to_is_on_back_order)
+                                 to_name, to_color, to_status, to_quantity, to_is_on_back_order, to_location)
         VALUES (NEW.id, 1, 'added', NEW.updated_at,
-                NEW.name, NEW.color, NEW.status, NEW.quantity, NEW.is_on_back_order);
+                NEW.name, NEW.color, NEW.status, NEW.quantity, NEW.is_on_back_order, NEW.location);
         RETURN NULL;
     END IF;
 
@@ -252,7 +262,8 @@ BEGIN
     INSERT INTO item_events (item_id, version, kind, recorded_at,
                              from_name, to_name, color_changed, from_color, to_color,
                              from_status, from_quantity, from_is_on_back_order,
-                             to_status, to_quantity, to_is_on_back_order)
+                             to_status, to_quantity, to_is_on_back_order,
+                             location_changed, from_location, to_location)
     VALUES (NEW.id, coalesce(previous_version, 0) + 1, 'changed', changed_time,
             CASE WHEN NEW.name IS DISTINCT FROM OLD.name THEN OLD.name END,
             CASE WHEN NEW.name IS DISTINCT FROM OLD.name THEN NEW.name END,
@@ -264,7 +275,10 @@ BEGIN
             CASE WHEN status_changed THEN OLD.is_on_back_order END,
             CASE WHEN status_changed THEN NEW.status END,
             CASE WHEN status_changed THEN NEW.quantity END,
-            CASE WHEN status_changed THEN NEW.is_on_back_order END);
+            CASE WHEN status_changed THEN NEW.is_on_back_order END,
+            CASE WHEN NEW.location IS DISTINCT FROM OLD.location THEN 1 END,
+            CASE WHEN NEW.location IS DISTINCT FROM OLD.location THEN OLD.location END,
+            CASE WHEN NEW.location IS DISTINCT FROM OLD.location THEN NEW.location END);
     RETURN NULL;
 END;
 $function$;

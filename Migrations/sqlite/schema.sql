@@ -30,7 +30,8 @@ CREATE TABLE drafts (
     created_at TEXT NOT NULL
         CHECK (created_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]*Z'),
     updated_at TEXT NOT NULL
-        CHECK (updated_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]*Z'),
+        CHECK (updated_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]*Z'), location TEXT NULL
+    CHECK (location IS NULL OR (length(location) BETWEEN 1 AND 200 AND location = trim(location, ' ' || char(160, 8199, 8203, 8239, 8288, 12288, 65279)) AND location NOT GLOB '*[' || char(1) || '-' || char(31) || char(127) || '-' || char(159) || ']*')),
 
     -- The tagging rule of Draft: only a duplicate names a source item.
     CONSTRAINT source_matches_kind CHECK (
@@ -46,7 +47,7 @@ CREATE TABLE drafts (
     )
 ) STRICT;
 
-CREATE TABLE item_events (
+CREATE TABLE "item_events" (
     -- The item (lowercase canonical UUID text); it may have been deleted since.
     item_id TEXT NOT NULL
         CHECK (length(item_id) = 36 AND item_id GLOB '[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]-[0-9a-f][0-9a-f][0-9a-f][0-9a-f]-[0-9a-f][0-9a-f][0-9a-f][0-9a-f]-[0-9a-f][0-9a-f][0-9a-f][0-9a-f]-[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]'),
@@ -79,7 +80,18 @@ CREATE TABLE item_events (
     to_status TEXT NULL
         CHECK (to_status IN ('in_stock', 'out_of_stock')),
     to_quantity INTEGER NULL,
-    to_is_on_back_order INTEGER NULL, position INTEGER NULL CHECK (position >= 1),
+    to_is_on_back_order INTEGER NULL,
+    -- Every event's place in commit order (0004).
+    position INTEGER NULL CHECK (position >= 1),
+    -- Moved: 1 when the location changed (from_location/to_location, NULL meaning none), else
+    -- NULL. 'added': to_location is the item's location. Added by 0008, so older events have
+    -- NULL here without being rewritten.
+    location_changed INTEGER NULL
+        CHECK (location_changed = 1),
+    from_location TEXT NULL
+        CHECK (from_location IS NULL OR (length(from_location) BETWEEN 1 AND 200 AND from_location = trim(from_location, ' ' || char(160, 8199, 8203, 8239, 8288, 12288, 65279)) AND from_location NOT GLOB '*[' || char(1) || '-' || char(31) || char(127) || '-' || char(159) || ']*')),
+    to_location TEXT NULL
+        CHECK (to_location IS NULL OR (length(to_location) BETWEEN 1 AND 200 AND to_location = trim(to_location, ' ' || char(160, 8199, 8203, 8239, 8288, 12288, 65279)) AND to_location NOT GLOB '*[' || char(1) || '-' || char(31) || char(127) || '-' || char(159) || ']*')),
 
     -- one row per (item_id, version), as the key of a WITHOUT ROWID table: the events are stored in
     -- this order, one B-tree instead of a rowid table plus a unique index, which halves the
@@ -104,7 +116,8 @@ CREATE TABLE item_events (
         (kind = 'added'
             AND from_name IS NULL AND to_name IS NOT NULL
             AND color_changed IS NULL AND from_color IS NULL
-            AND from_status IS NULL AND to_status IS NOT NULL)
+            AND from_status IS NULL AND to_status IS NOT NULL
+            AND location_changed IS NULL AND from_location IS NULL)
         OR
         (kind = 'changed'
             -- renamed: both names, different; or neither
@@ -119,13 +132,19 @@ CREATE TABLE item_events (
                  OR (from_status IS NOT NULL AND to_status IS NOT NULL
                      AND NOT (from_status IS to_status AND from_quantity IS to_quantity
                               AND from_is_on_back_order IS to_is_on_back_order)))
+            -- location changed: flagged, and the two differ; or not flagged and both NULL (coalesce:
+            -- a NULL flag must not make the test NULL, which a CHECK lets pass)
+            AND ((location_changed IS NULL AND from_location IS NULL AND to_location IS NULL)
+                 OR (coalesce(location_changed, 0) = 1 AND from_location IS NOT to_location))
             -- and at least one field changed
-            AND (to_name IS NOT NULL OR color_changed = 1 OR to_status IS NOT NULL))
+            AND (to_name IS NOT NULL OR color_changed = 1 OR to_status IS NOT NULL
+                 OR coalesce(location_changed, 0) = 1))
         OR
         (kind = 'deleted'
             AND from_name IS NULL AND to_name IS NULL AND color_changed IS NULL
             AND from_color IS NULL AND to_color IS NULL
-            AND from_status IS NULL AND to_status IS NULL)
+            AND from_status IS NULL AND to_status IS NULL
+            AND location_changed IS NULL AND from_location IS NULL AND to_location IS NULL)
     )
 ) STRICT, WITHOUT ROWID;
 
@@ -155,7 +174,8 @@ CREATE TABLE items (
     created_at TEXT NOT NULL
         CHECK (created_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]*Z'),
     updated_at TEXT NOT NULL
-        CHECK (updated_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]*Z'),
+        CHECK (updated_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]*Z'), location TEXT NULL
+    CHECK (location IS NULL OR (length(location) BETWEEN 1 AND 200 AND location = trim(location, ' ' || char(160, 8199, 8203, 8239, 8288, 12288, 65279)) AND location NOT GLOB '*[' || char(1) || '-' || char(31) || char(127) || '-' || char(159) || ']*')),
 
     -- The tagging rule: each status case owns exactly its own columns. Every test is
     -- spelled with IS NOT NULL because a CHECK whose expression is NULL passes.
@@ -239,22 +259,23 @@ BEGIN
     SELECT RAISE(ABORT, 'items: this id belonged to a deleted item, whose history is kept; an id is never reused (insert the item under a new id)')
     WHERE EXISTS (SELECT 1 FROM item_events WHERE item_id = NEW.id AND version = 1);
     INSERT INTO item_events (item_id, version, kind, recorded_at,
-                             to_name, to_color, to_status, to_quantity, to_is_on_back_order, position)
+                             to_name, to_color, to_status, to_quantity, to_is_on_back_order, to_location, position)
     VALUES (NEW.id, 1, 'added', NEW.updated_at,
-            NEW.name, NEW.color, NEW.status, NEW.quantity, NEW.is_on_back_order,
+            NEW.name, NEW.color, NEW.status, NEW.quantity, NEW.is_on_back_order, NEW.location,
             coalesce((SELECT max(position) FROM item_events), 0) + 1);
 END;
 
 CREATE TRIGGER items_record_changes
-AFTER UPDATE OF name, color, status, quantity, is_on_back_order ON items
+AFTER UPDATE OF name, color, status, quantity, is_on_back_order, location ON items
 WHEN NEW.name IS NOT OLD.name OR NEW.color IS NOT OLD.color
   OR NEW.status IS NOT OLD.status OR NEW.quantity IS NOT OLD.quantity
-  OR NEW.is_on_back_order IS NOT OLD.is_on_back_order
+  OR NEW.is_on_back_order IS NOT OLD.is_on_back_order OR NEW.location IS NOT OLD.location
 BEGIN
     INSERT INTO item_events (item_id, version, kind, recorded_at,
                              from_name, to_name, color_changed, from_color, to_color,
                              from_status, from_quantity, from_is_on_back_order,
-                             to_status, to_quantity, to_is_on_back_order, position)
+                             to_status, to_quantity, to_is_on_back_order,
+                             location_changed, from_location, to_location, position)
     SELECT NEW.id, coalesce(previous.version, 0) + 1, 'changed',
            max(coalesce(previous.recorded_at, ''), strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
            CASE WHEN NEW.name IS NOT OLD.name THEN OLD.name END,
@@ -268,6 +289,9 @@ BEGIN
            CASE WHEN status_changed THEN NEW.status END,
            CASE WHEN status_changed THEN NEW.quantity END,
            CASE WHEN status_changed THEN NEW.is_on_back_order END,
+           CASE WHEN NEW.location IS NOT OLD.location THEN 1 END,
+           CASE WHEN NEW.location IS NOT OLD.location THEN OLD.location END,
+           CASE WHEN NEW.location IS NOT OLD.location THEN NEW.location END,
            coalesce((SELECT max(position) FROM item_events), 0) + 1
     FROM (SELECT NEW.status IS NOT OLD.status OR NEW.quantity IS NOT OLD.quantity
                  OR NEW.is_on_back_order IS NOT OLD.is_on_back_order AS status_changed)

@@ -81,7 +81,7 @@ public struct DraftWizard: Hashable, Sendable {
         case .inStock: [.quantity]
         case .outOfStock: [.backOrder]
         }
-        return [.name, .color, .inStock] + stock + [.review]
+        return [.name, .color, .location, .inStock] + stock + [.review]
     }
 
     /// What happens after an answer.
@@ -124,6 +124,8 @@ public struct DraftWizard: Hashable, Sendable {
             edit.name = name
         case (.color, .color(let color)):
             edit.color = color.map(ItemEdit.ColorChange.set) ?? .remove
+        case (.location, .location(let location)):
+            edit.location = location.map(ItemEdit.LocationChange.set) ?? .remove
         case (.inStock, .yesNo(let inStock)):
             edit.status = inStock ? .inStock(quantity: quantityDefault) : .outOfStock(isOnBackOrder: backOrderDefault)
         case (.quantity, .quantity(let quantity)):
@@ -188,6 +190,7 @@ public struct DraftWizard: Hashable, Sendable {
         switch kind {
         case .name: return .name(current: item.name)
         case .color: return .color(current: item.color)
+        case .location: return .location(current: item.location)
         case .inStock: return .inStock(current: item.status.isInStock)
         case .quantity:
             if case .inStock(let quantity) = item.status { return .quantity(current: quantity) }

@@ -9,9 +9,11 @@ public enum WizardAnswer: Hashable, Sendable {
     case name(String)
     /// The colour to keep; nil means none.
     case color(Color?)
+    /// The location to keep; nil means none.
+    case location(ItemLocation?)
     /// A yes or no, for the in-stock and back-order questions.
     case yesNo(Bool)
-    /// An in-stock quantity, at least ``Status/minimumQuantity``.
+    /// An in-stock quantity, at least `Status/minimumQuantity`.
     case quantity(Int)
     /// What to do with the reviewed draft.
     case review(ReviewChoice)
@@ -35,6 +37,8 @@ public enum WizardReask: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidName(reason: String)
     /// Not one of the known colours, nor `none`.
     case unknownColor
+    /// The location breaks its rule; `reason` is the domain's own line.
+    case invalidLocation(reason: String)
     /// Not y, yes, n or no.
     case notYesOrNo(defaultAnswer: Bool)
     /// Not a whole number, or below the minimum.
@@ -64,6 +68,7 @@ public enum WizardInput {
         switch step {
         case .name(let current): return name(text, current: current).map(WizardAnswer.name)
         case .color(let current): return color(text, current: current).map(WizardAnswer.color)
+        case .location(let current): return location(text, current: current).map(WizardAnswer.location)
         case .inStock(let current), .backOrder(let current): return yesNo(text, default: current).map(WizardAnswer.yesNo)
         case .quantity(let current): return quantity(text, current: current).map(WizardAnswer.quantity)
         case .review: return reviewChoice(text).map(WizardAnswer.review)
@@ -71,7 +76,7 @@ public enum WizardInput {
     }
 
     /// A name: Enter keeps `current`; anything the domain calls blank or invalid is refused
-    /// with the domain's own reason (the rule lives in ``Item/validate()``, not here).
+    /// with the domain's own reason (the rule lives in `Item/validate()`, not here).
     public static func name(_ text: String, current: String) -> Result<String, WizardReask> {
         let candidate = text.isEmpty ? current : text
         do {
@@ -89,6 +94,18 @@ public enum WizardInput {
         if lowered == "none" { return .success(nil) }
         guard let color = Color(rawValue: lowered) else { return .failure(.unknownColor) }
         return .success(color)
+    }
+
+    /// A location: Enter keeps `current` (none for a new draft: the step is skipped); `none`
+    /// in any letter case clears it; anything else by ``ItemLocation``'s rule.
+    public static func location(_ text: String, current: ItemLocation?) -> Result<ItemLocation?, WizardReask> {
+        if text.isEmpty { return .success(current) }
+        if text.lowercased() == "none" { return .success(nil) }
+        do {
+            return .success(try ItemLocation.parse(text))
+        } catch {
+            return .failure(.invalidLocation(reason: error.description))
+        }
     }
 
     /// y, yes, n or no in any letter case; Enter gives `defaultAnswer`.

@@ -1,6 +1,6 @@
 import Inventory
 
-/// How the wizard reads to a person: pure functions of a step, as ``Presentation`` is of the
+/// How the wizard reads to a person: pure functions of a step, as `Presentation` is of the
 /// model. A front prints these; it writes no wording of its own.
 public enum WizardPresentation {
     /// The lines shown for `step`, the last one being the prompt itself (printed without a
@@ -12,6 +12,8 @@ public enum WizardPresentation {
         case .color(let current):
             let choices = Color.allCases.map(\.rawValue).joined(separator: ", ")
             return ["Colour (\(choices), or none) [\(current?.rawValue ?? "none")]: "]
+        case .location(let current):
+            return [current.map { "Location (optional, or none) [\(Presentation.text(for: $0))]: " } ?? "Location (optional, Enter skips): "]
         case .inStock(let current):
             return ["In stock? \(yesNoChoices(default: current)): "]
         case .quantity(let current):
@@ -49,6 +51,8 @@ public enum WizardPresentation {
             "\(reason); type a name (or \(WizardInput.backToken) to go back)"
         case .unknownColor:
             "not a colour: type one of \(Color.allCases.map(\.rawValue).joined(separator: ", ")), or none, or Enter to keep the one shown"
+        case .invalidLocation(let reason):
+            "\(reason); type a location, none, or Enter to keep the one shown"
         case .notYesOrNo(let defaultAnswer):
             "answer y or n (Enter for \(defaultAnswer ? "yes" : "no"))"
         case .invalidQuantity:

@@ -9,6 +9,8 @@ public enum WizardStep: Hashable, Sendable {
     case name(current: String)
     /// The item's colour; `current` is kept on Enter (nil: none).
     case color(current: Color?)
+    /// Where the item is kept, optional; `current` is kept on Enter (nil: none, so Enter skips).
+    case location(current: ItemLocation?)
     /// Whether any are in stock; `current` is the default taken on Enter.
     case inStock(current: Bool)
     /// How many are in stock; `current` is kept on Enter.
@@ -20,7 +22,7 @@ public enum WizardStep: Hashable, Sendable {
 
     /// The step without its values: what the flow orders and branches on.
     public enum Kind: Hashable, Sendable, CaseIterable {
-        case name, color, inStock, quantity, backOrder, review
+        case name, color, location, inStock, quantity, backOrder, review
     }
 
     /// Which question this is.
@@ -28,6 +30,7 @@ public enum WizardStep: Hashable, Sendable {
         switch self {
         case .name: .name
         case .color: .color
+        case .location: .location
         case .inStock: .inStock
         case .quantity: .quantity
         case .backOrder: .backOrder

@@ -15,9 +15,10 @@ public enum Draft: Hashable, Sendable {
         .adding(Item(id: id, name: "", color: nil, status: .inStock(quantity: 1)))
     }
 
-    /// A duplicate of `source`: same name, colour and status, under a new id.
+    /// A duplicate of `source`: same name, colour, status and location, under a new id.
     public static func duplicate(of source: Item, newID: UUID = UUID.version7()) -> Draft {
-        .duplicating(Item(id: newID, name: source.name, color: source.color, status: source.status), sourceItemID: source.id)
+        .duplicating(Item(id: newID, name: source.name, color: source.color, status: source.status, location: source.location),
+                     sourceItemID: source.id)
     }
 
     /// A case of `Draft` without its values. Its raw value is the case's Swift name, which JSON

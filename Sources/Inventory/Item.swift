@@ -11,13 +11,17 @@ public struct Item: Identifiable, Hashable, Sendable {
     public var color: Color?
     /// Whether, and how many, are in stock.
     public var status: Status
+    /// Where the item is kept, or nil when that is not recorded.
+    public var location: ItemLocation?
 
     /// Creates an item. Use ``validate()`` (or a repository, which does) before storing it.
-    public init(id: UUID = UUID.version7(), name: String, color: Color? = nil, status: Status = .inStock(quantity: 1)) {
+    public init(id: UUID = UUID.version7(), name: String, color: Color? = nil, status: Status = .inStock(quantity: 1),
+                location: ItemLocation? = nil) {
         self.id = id
         self.name = name
         self.color = color
         self.status = status
+        self.location = location
     }
 
     /// Checks the rules of an item in the inventory: a name that is not blank, a valid status.
@@ -28,6 +32,7 @@ public struct Item: Identifiable, Hashable, Sendable {
         try ItemName.validate(name)
         if Item.isBlank(name) { throw InventoryError.blankName }
         try status.validate()
+        if let location, let problem = ItemLocation.problem(in: location.text) { throw problem }
     }
 
     /// True when `name` shows nothing (``ItemName/isBlank(_:)``).

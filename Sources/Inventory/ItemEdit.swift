@@ -10,22 +10,33 @@ public struct ItemEdit: Sendable, Equatable {
         case remove
     }
 
+    /// How the location changes.
+    public enum LocationChange: Sendable, Equatable {
+        /// Set this location.
+        case set(ItemLocation)
+        /// Remove the location.
+        case remove
+    }
+
     /// The new name, if it changes.
     public var name: String?
     /// The colour change, if any.
     public var color: ColorChange?
     /// The new status, if it changes.
     public var status: Status?
+    /// The location change, if any.
+    public var location: LocationChange?
 
     /// Creates an edit.
-    public init(name: String? = nil, color: ColorChange? = nil, status: Status? = nil) {
+    public init(name: String? = nil, color: ColorChange? = nil, status: Status? = nil, location: LocationChange? = nil) {
         self.name = name
         self.color = color
         self.status = status
+        self.location = location
     }
 
     /// True when the edit changes nothing.
-    public var isEmpty: Bool { name == nil && color == nil && status == nil }
+    public var isEmpty: Bool { name == nil && color == nil && status == nil && location == nil }
 
     /// The item with this edit applied. Validates the new status and refuses a name with a
     /// control character; a blank name is refused where it matters (an item in the inventory,
@@ -44,6 +55,13 @@ public struct ItemEdit: Sendable, Equatable {
         if let status {
             try status.validate()
             edited.status = status
+        }
+        switch location {
+        case .set(let newLocation):
+            if let problem = ItemLocation.problem(in: newLocation.text) { throw problem }
+            edited.location = newLocation
+        case .remove: edited.location = nil
+        case nil: break
         }
         return edited
     }

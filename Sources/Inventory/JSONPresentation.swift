@@ -1,10 +1,10 @@
 import TextFormats
 
 /// The JSON form of the model that scripts read: the keys keep a stable, documented order
-/// (`id, name, color, status`), written with ``JSONText`` so no encoder is needed on the hot path.
+/// (`id, name, color, status, location`), written with `JSONText` so no encoder is needed on the hot path.
 ///
-/// - An item: `{"id":"…","name":"Keyboard","color":"blue","status":{"case":"inStock","quantity":100}}`;
-///   `"color":null` when it has none; `{"case":"outOfStock","isOnBackOrder":true}` out of stock;
+/// - An item: `{"id":"…","name":"Keyboard","color":"blue","status":{"case":"inStock","quantity":100},"location":"Shelf B3"}`;
+///   `"color":null` and `"location":null` when it has none; `{"case":"outOfStock","isOnBackOrder":true}` out of stock;
 ///   `"version":3` last when the version is given.
 /// - A draft: `{"id":"…","case":"adding","sourceItemId":null,"item":{…}}`.
 public enum JSONPresentation {
@@ -21,6 +21,8 @@ public enum JSONPresentation {
         text += self.text(for: item.color)
         text += ",\"status\":"
         text += object(for: item.status)
+        text += ",\"location\":"
+        text += self.text(for: item.location)
         if let version { text += ",\"version\":" + String(version) }
         return text + "}"
     }
@@ -45,7 +47,7 @@ public enum JSONPresentation {
 
     /// An event as one JSON object: `itemId`, `version`, `kind` (the Swift case: `added`,
     /// `changed`, `deleted`), `recordedAt`, then the payload: `item` for `added`; for `changed`,
-    /// `name`, `color` and `status`, each `{"from":…,"to":…}` or null when that field did not change.
+    /// `name`, `color`, `status` and `location`, each `{"from":…,"to":…}` or null when that field did not change.
     public static func object(for recorded: RecordedItemEvent) -> String {
         JSONText.object(members(for: recorded))
     }
@@ -73,10 +75,16 @@ public enum JSONPresentation {
             members.append(("name", change(changes.name) { JSONText.string($0) }))
             members.append(("color", change(changes.color, text(for:))))
             members.append(("status", change(changes.status, object(for:))))
+            members.append(("location", change(changes.location, text(for:))))
         case .deleted:
             break
         }
         return members
+    }
+
+    /// A location as a JSON string, or `null`.
+    public static func text(for location: ItemLocation?) -> String {
+        JSONText.string(location?.text)
     }
 
     /// A colour as a JSON string, or `null`.

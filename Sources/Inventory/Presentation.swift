@@ -16,9 +16,15 @@ public enum Presentation {
         color?.rawValue ?? "-"
     }
 
+    /// The location as shown, or "-" when the item has none; a control character stored by
+    /// hand is shown escaped, as in a name.
+    public static func text(for location: ItemLocation?) -> String {
+        location.map { ControlCharacters.escaped($0.text) } ?? "-"
+    }
+
     /// The name as shown: a draft's empty name reads "(no name)" rather than vanishing, and a
     /// control character stored in the file (written there by hand) is shown escaped
-    /// (``ControlCharacters/escaped(_:)``), never sent raw to the terminal.
+    /// (`ControlCharacters/escaped(_:)`), never sent raw to the terminal.
     public static func displayName(_ name: String) -> String {
         Item.isBlank(name) ? "(no name)" : ControlCharacters.escaped(name)
     }
@@ -28,11 +34,12 @@ public enum Presentation {
         [displayName(item.name), text(for: item.color), text(for: item.status)].joined(separator: "  ")
     }
 
-    /// Items as an aligned table with a header row: id, name, colour, status.
+    /// Items as an aligned table with a header row: id, name, colour, status, location.
     public static func table(for items: [Item]) -> [String] {
         TextTable.lines(
-            header: ["ID", "NAME", "COLOR", "STATUS"],
-            rows: items.map { [$0.id.lowercasedString, displayName($0.name), text(for: $0.color), text(for: $0.status)] })
+            header: ["ID", "NAME", "COLOR", "STATUS", "LOCATION"],
+            rows: items.map { [$0.id.lowercasedString, displayName($0.name), text(for: $0.color), text(for: $0.status),
+                               text(for: $0.location)] })
     }
 
     /// Drafts as an aligned table with a header row.
@@ -59,6 +66,7 @@ public enum Presentation {
             ("name", displayName(item.name)),
             ("colour", text(for: item.color)),
             ("status", text(for: item.status)),
+            ("location", text(for: item.location)),
         ] + (version.map { [("version", String($0))] } ?? []))
     }
 
@@ -69,11 +77,13 @@ public enum Presentation {
         switch event {
         case .added(let item):
             "Added '\(item.name)', \(item.color.map(\.rawValue) ?? "no colour"), \(text(for: item.status))"
+                + (item.location.map { ", at '\($0.text)'" } ?? "")
         case .changed(let changes):
             [
                 changes.name.map { "Renamed '\($0.from)' -> '\($0.to)'" },
                 changes.color.map { "Colour \(colorWord($0.from)) -> \(colorWord($0.to))" },
                 changes.status.map { text(forStatusChange: $0) },
+                changes.location.map { "Location \(locationWord($0.from)) -> \(locationWord($0.to))" },
             ].compactMap { $0 }.joined(separator: "; ")
         case .deleted:
             "Deleted"
@@ -86,6 +96,10 @@ public enum Presentation {
             return "Quantity \(before) -> \(after)"
         }
         return text(for: change.to)
+    }
+
+    private static func locationWord(_ location: ItemLocation?) -> String {
+        location.map { "'\($0.text)'" } ?? "none"
     }
 
     private static func colorWord(_ color: Color?) -> String {
@@ -129,6 +143,7 @@ public enum Presentation {
             ("name", displayName(item.name)),
             ("colour", text(for: item.color)),
             ("status", text(for: item.status)),
+            ("location", text(for: item.location)),
         ])
     }
 

@@ -45,7 +45,8 @@ public final class Connection {
     ///
     /// - Throws: ``PostgresError`` of kind ``PostgresError/Kind/libraryUnavailable`` when libpq
     ///   is not installed (see ``PostgresClientLibrary``), ``PostgresError/Kind/invalidConnectionString`` when
-    ///   libpq cannot parse the string, or ``PostgresError/Kind/connectionFailed`` with libpq's
+    ///   libpq cannot parse the string or a value in it is not one libpq takes (a port that is not a
+    ///   number, an unknown `sslmode`), or ``PostgresError/Kind/connectionFailed`` with libpq's
     ///   message (every host it tried, and why each failed). Neither message holds the password.
     public init(_ connectionString: String) throws {
         let pq = try PostgresClientLibrary.functions()
@@ -59,7 +60,17 @@ public final class Connection {
         func clean(_ message: String) -> String { Connection.clean(message, passwords: passwords) }
         var parseError: UnsafeMutablePointer<CChar>?
         if let options = pq.PQconninfoParse(connectionString, &parseError) {
+            var settings: [(keyword: String, value: String)] = []
+            var option = options
+            while let keyword = option.pointee.keyword {
+                if let value = option.pointee.val { settings.append((String(cString: keyword), String(cString: value))) }
+                option += 1
+            }
             pq.PQconninfoFree(options)
+            if let problem = ConnectionOptionValues.problem(in: settings) {
+                throw PostgresError(kind: .invalidConnectionString,
+                                    message: "invalid connection string \(redactedConnectionString): \(clean(problem))")
+            }
         } else {
             let message = parseError.map { String(cString: $0) } ?? "out of memory"
             pq.PQfreemem(parseError)

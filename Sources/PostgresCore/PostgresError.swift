@@ -13,7 +13,8 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
         /// found lacks a function PostgresCore needs. Nothing was attempted; no server was
         /// contacted. See ``PostgresClientLibrary``.
         case libraryUnavailable
-        /// The connection string could not be parsed (an unknown keyword, a malformed URI).
+        /// The connection string could not be parsed (an unknown keyword, a malformed URI), or a
+        /// value in it is not one libpq takes (a port that is not a number, an unknown `sslmode`).
         case invalidConnectionString
         /// No connection could be made: every host refused or timed out, authentication failed,
         /// or no host accepted the requested `target_session_attrs`.

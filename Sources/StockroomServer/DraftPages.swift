@@ -24,7 +24,7 @@ struct DraftPages: Sendable {
     }
 
     private func list() async throws -> Response {
-        let entries = try await drafts.pool.run { store in try store.drafts.all() }
+        let entries = try await drafts.pool.read { store in try store.drafts.all() }
         var body = """
             <form method="post" action="/drafts"><div class="actions"><button type="submit">Start a new draft</button></div></form>
             <div class="scroll"><table><thead><tr><th scope="col">Draft</th><th scope="col">Kind</th><th scope="col">Name</th><th scope="col">Status</th></tr></thead><tbody id="drafts">
@@ -83,6 +83,8 @@ struct DraftPages: Sendable {
             body += "<div class=\"field\"><label for=\"answer\">\(label)</label><select id=\"answer\" name=\"answer\" autofocus>"
             body += HTML.options([("none", "none")] + Color.allCases.map { ($0.rawValue, $0.rawValue) }, selected: current?.rawValue ?? "none")
             body += "</select></div>"
+        case .location(let current):
+            body += "<div class=\"field\"><label for=\"answer\">\(label)</label><input id=\"answer\" name=\"answer\" value=\"\(HTML.escape(current?.text ?? ""))\" maxlength=\"\(ItemLocation.maximumLength)\" autofocus autocomplete=\"off\"></div>"
         case .inStock(let current), .backOrder(let current):
             body += "<fieldset><legend>\(label)</legend>"
             body += "<label><input type=\"radio\" name=\"answer\" value=\"y\"\(current ? " checked" : "") autofocus> yes</label>"

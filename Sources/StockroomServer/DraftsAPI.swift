@@ -14,7 +14,7 @@ struct DraftsAPI: Sendable {
 
     func register(on router: Router<BasicRequestContext>) {
         router.get("/api/drafts") { _, _ in
-            let drafts = try await pool.run { store in try store.drafts.all() }
+            let drafts = try await pool.read { store in try store.drafts.all() }
             return ItemsAPI.json(JSONText.array(drafts.map(JSONPresentation.object(for:))))
         }
         router.post("/api/drafts") { request, _ in try await create(request) }
@@ -64,7 +64,7 @@ struct DraftsAPI: Sendable {
     // MARK: Store work
 
     func draft(_ text: String) async throws -> IdentifiedDraft {
-        try await pool.run { store in try store.drafts.draft(id: try store.drafts.resolveID(text)) }
+        try await pool.read { store in try store.drafts.draft(id: try store.drafts.resolveID(text)) }
     }
 
     func edit(_ text: String, with edit: ItemEdit) async throws -> IdentifiedDraft {
@@ -122,6 +122,7 @@ struct DraftsAPI: Sendable {
         switch kind {
         case .name: "name"
         case .color: "color"
+        case .location: "location"
         case .inStock: "inStock"
         case .quantity: "quantity"
         case .backOrder: "backOrder"

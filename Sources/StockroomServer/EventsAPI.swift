@@ -57,7 +57,7 @@ struct EventsAPI: Sendable {
             while !stopping.isStopped, !Task.isCancelled {
                 let generation = commits.generation
                 let after = last
-                let events = try await pool.run { store in try store.items.events(after: after, limit: EventsAPI.batch) }
+                let events = try await pool.read { store in try store.items.events(after: after, limit: EventsAPI.batch) }
                 if events.isEmpty {
                     switch await EventsAPI.wait(for: commits, after: generation) {
                     case .commit: continue

@@ -77,7 +77,7 @@ enum HTML {
         }
     }
 
-    /// Name, colour, status and quantity fields, each with its label.
+    /// Name, colour, status, quantity and location fields, each with its label.
     static func itemFields(_ item: Item, prefix: String = "") -> String {
         let quantity: String = if case .inStock(let quantity) = item.status { String(quantity) } else { "" }
         return """
@@ -89,6 +89,8 @@ enum HTML {
             <select id="\(prefix)status" name="status">\(options([("in-stock", "In stock"), ("out-of-stock", "Out of stock"), ("on-back-order", "Out of stock: on back order")], selected: statusValue(item.status)))</select></div>
             <div class="field"><label for="\(prefix)quantity">Quantity (when in stock)</label>
             <input id="\(prefix)quantity" name="quantity" type="number" min="\(Status.minimumQuantity)" inputmode="numeric" value="\(quantity)"></div>
+            <div class="field"><label for="\(prefix)location">Location</label>
+            <input id="\(prefix)location" name="location" value="\(escape(item.location?.text ?? ""))" maxlength="\(ItemLocation.maximumLength)" autocomplete="off"></div>
             """
     }
 }

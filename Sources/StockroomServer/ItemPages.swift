@@ -32,7 +32,7 @@ struct ItemPages: Sendable {
         }
         // Read before the page: an event between the two refreshes the page once more, never
         // goes unseen.
-        let position = try await items.pool.run { store in try store.items.lastEventPosition() }
+        let position = try await items.pool.read { store in try store.items.lastEventPosition() }
         let page = try await items.page(query)
         let statusChoices = [("", "any")] + ItemQuery.StatusFilter.allCases.map { ($0.text, $0.text) }
         var body = """
@@ -43,18 +43,21 @@ struct ItemPages: Sendable {
             <select id="status" name="status">\(HTML.options(statusChoices, selected: form["status"] ?? ""))</select></div>
             <div class="field"><label for="color">Colour</label>
             <select id="color" name="color">\(HTML.options([("", "any")] + Color.allCases.map { ($0.rawValue, $0.rawValue) }, selected: form["color"] ?? ""))</select></div>
+            <div class="field"><label for="location">Location</label>
+            <input id="location" name="location" value="\(HTML.escape(form["location"] ?? ""))" maxlength="\(ItemLocation.maximumLength)"></div>
             <button type="submit">Filter</button> <a href="/">Clear</a>
             </form>
             <div class="scroll"><table>
             <caption class="visually-hidden">Items, ordered by name</caption>
-            <thead><tr><th scope="col">Name</th><th scope="col">Colour</th><th scope="col">Status</th><th scope="col">Version</th></tr></thead>
+            <thead><tr><th scope="col">Name</th><th scope="col">Colour</th><th scope="col">Status</th><th scope="col">Location</th><th scope="col">Version</th></tr></thead>
             <tbody id="items" data-position="\(position)">
             """
         for (item, version) in page.items {
             body += "<tr><td><a href=\"/items/\(item.id.lowercasedString)\">\(HTML.escape(Presentation.displayName(item.name)))</a></td>"
-            body += "<td>\(HTML.escape(Presentation.text(for: item.color)))</td><td>\(HTML.escape(Presentation.text(for: item.status)))</td><td>\(version)</td></tr>\n"
+            body += "<td>\(HTML.escape(Presentation.text(for: item.color)))</td><td>\(HTML.escape(Presentation.text(for: item.status)))</td>"
+            body += "<td>\(HTML.escape(Presentation.text(for: item.location)))</td><td>\(version)</td></tr>\n"
         }
-        if page.items.isEmpty { body += "<tr><td colspan=\"4\">No items match.</td></tr>" }
+        if page.items.isEmpty { body += "<tr><td colspan=\"5\">No items match.</td></tr>" }
         body += "</tbody></table></div>"
         var links: [String] = []
         if query.after != nil { links.append("<a href=\"/?\(ItemPages.filterQuery(form))\">First page</a>") }
@@ -67,7 +70,7 @@ struct ItemPages: Sendable {
 
     /// The filter parameters of a list URL, without the cursor.
     static func filterQuery(_ form: Form) -> String {
-        ["search", "status", "color", "limit"].compactMap { name in
+        ["search", "status", "color", "location", "limit"].compactMap { name in
             form.nonEmpty(name).map { "\(name)=\(Form.encode($0))" }
         }.joined(separator: "&")
     }
@@ -84,7 +87,7 @@ struct ItemPages: Sendable {
         return HTML.page("Add an item", body, status: problem?.status ?? .ok)
     }
 
-    /// The item a form describes (name, color, status, quantity), checked as `items add` checks.
+    /// The item a form describes (name, color, status, quantity, location), checked as `items add` checks.
     static func item(from form: Form, id: UUID = UUID.version7()) throws -> Item {
         let name = form["name"] ?? ""
         try ItemName.validate(name)
@@ -95,7 +98,8 @@ struct ItemPages: Sendable {
         } else {
             color = nil
         }
-        let item = Item(id: id, name: name, color: color, status: try status(from: form))
+        let item = Item(id: id, name: name, color: color, status: try status(from: form),
+                        location: try ItemLocation.parse(form["location"] ?? ""))
         try item.validate()
         return item
     }
@@ -127,7 +131,8 @@ struct ItemPages: Sendable {
         } catch {
             let problem = Problem.from(error)
             let shown = Item(name: form["name"] ?? "", color: form["color"].flatMap(Color.init(rawValue:)),
-                             status: (try? ItemPages.status(from: form)) ?? .inStock(quantity: 1))
+                             status: (try? ItemPages.status(from: form)) ?? .inStock(quantity: 1),
+                             location: (try? ItemLocation.parse(form["location"] ?? "")) ?? nil)
             return ItemPages.newItemPage(shown, problem: problem)
         }
         return HTML.redirect("/items/\(item.id.lowercasedString)")
@@ -194,7 +199,8 @@ struct ItemPages: Sendable {
             return ItemPages.itemPage(stored, version: version, events: events, message: nil,
                                       error: problem.detail + "; nothing was changed", status: problem.status)
         }
-        let edit = ItemEdit(name: wanted.name, color: wanted.color.map { .set($0) } ?? .remove, status: wanted.status)
+        let edit = ItemEdit(name: wanted.name, color: wanted.color.map { .set($0) } ?? .remove, status: wanted.status,
+                            location: wanted.location.map { .set($0) } ?? .remove)
         do {
             _ = try await items.update(id, with: edit, ifVersion: version)
         } catch StoreError.versionConflict(_, let expected, let current) {
@@ -216,6 +222,7 @@ struct ItemPages: Sendable {
             \(row("Name", mine.name, theirs.name))
             \(row("Colour", Presentation.text(for: mine.color), Presentation.text(for: theirs.color)))
             \(row("Status", Presentation.text(for: mine.status), Presentation.text(for: theirs.status)))
+            \(row("Location", Presentation.text(for: mine.location), Presentation.text(for: theirs.location)))
             </tbody></table></div>
             <h2>Decide</h2>
             <form method="post" action="/items/\(id)">

@@ -30,7 +30,7 @@ struct ItemsAPI: Sendable {
         var next: String?
     }
 
-    /// The query of `?status=&color=&search=&limit=&after=`, checked.
+    /// The query of `?status=&color=&search=&location=&limit=&after=`, checked.
     static func query(from request: Request) throws -> ItemQuery {
         let parameters = Form(request.uri.query)
         var query = ItemQuery(limit: defaultLimit)
@@ -47,6 +47,13 @@ struct ItemsAPI: Sendable {
             query.color = color
         }
         if let text = parameters["search"], !text.isEmpty { query.nameContains = text }
+        if let text = parameters["location"] {
+            do {
+                query.location = try ItemLocation.parse(text)
+            } catch {
+                throw Problem(.badRequest, "location: \(error)")
+            }
+        }
         if let text = parameters["limit"] {
             guard let limit = Int(text), (1...maximumLimit).contains(limit) else {
                 throw Problem(.badRequest, "limit must be a whole number from 1 to \(maximumLimit)")
@@ -64,7 +71,7 @@ struct ItemsAPI: Sendable {
 
     /// One page, read in one snapshot: one more item than the limit tells whether there is a next page.
     func page(_ query: ItemQuery) async throws -> Page {
-        try await pool.run { store in
+        try await pool.read { store in
             try store.read {
                 let limit = query.limit ?? ItemsAPI.defaultLimit
                 var asked = query
@@ -126,7 +133,7 @@ struct ItemsAPI: Sendable {
 
     /// The item and its version, in one snapshot.
     func current(_ text: String) async throws -> (item: Item, version: Int) {
-        try await pool.run { store in
+        try await pool.read { store in
             try store.read {
                 let id = try store.items.resolveID(text)
                 return (try store.items.item(id: id), try store.items.version(id: id))
@@ -193,7 +200,7 @@ struct ItemsAPI: Sendable {
     }
 
     func historyEvents(_ text: String) async throws -> [RecordedItemEvent] {
-        try await pool.run { store in
+        try await pool.read { store in
             try store.read { try store.items.history(id: try store.items.resolveHistoryID(text)) }
         }
     }

@@ -27,6 +27,7 @@ enum OpenAPIDocument {
               {"name": "status", "in": "query", "schema": {"type": "string", "enum": ["in-stock", "out-of-stock", "on-back-order"]}},
               {"name": "color", "in": "query", "schema": {"$ref": "#/components/schemas/ColorName"}},
               {"name": "search", "in": "query", "schema": {"type": "string"}, "description": "Only names containing this text (ASCII letters in any case)."},
+              {"name": "location", "in": "query", "schema": {"type": "string", "maxLength": 200}, "description": "Only items kept here: the whole location, letters in any case."},
               {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 50}},
               {"name": "after", "in": "query", "schema": {"type": "string"}, "description": "The opaque cursor of the previous page's `next`."}
             ],
@@ -244,28 +245,28 @@ enum OpenAPIDocument {
             {"type": "object", "required": ["case", "quantity"], "additionalProperties": false, "properties": {"case": {"const": "inStock"}, "quantity": {"type": "integer", "minimum": 1}}},
             {"type": "object", "required": ["case", "isOnBackOrder"], "additionalProperties": false, "properties": {"case": {"const": "outOfStock"}, "isOnBackOrder": {"type": "boolean"}}}
           ]},
-          "Item": {"type": "object", "required": ["id", "name", "color", "status"], "properties": {
+          "Item": {"type": "object", "required": ["id", "name", "color", "status", "location"], "properties": {
             "id": {"type": "string", "format": "uuid"}, "name": {"type": "string"},
             "color": {"oneOf": [{"$ref": "#/components/schemas/ColorName"}, {"type": "null"}]},
-            "status": {"$ref": "#/components/schemas/Status"}, "version": {"type": "integer", "minimum": 1}}},
+            "status": {"$ref": "#/components/schemas/Status"}, "location": {"type": ["string", "null"], "maxLength": 200}, "version": {"type": "integer", "minimum": 1}}},
           "NewItem": {"type": "object", "required": ["name", "status"], "properties": {
             "id": {"type": ["string", "null"], "format": "uuid"}, "name": {"type": "string", "minLength": 1},
             "color": {"oneOf": [{"$ref": "#/components/schemas/ColorName"}, {"type": "null"}]},
-            "status": {"$ref": "#/components/schemas/Status"},
+            "status": {"$ref": "#/components/schemas/Status"}, "location": {"type": ["string", "null"], "maxLength": 200},
             "createdAt": {"type": ["string", "null"]}, "updatedAt": {"type": ["string", "null"]}}, "additionalProperties": false},
           "ItemPatch": {"type": "object", "additionalProperties": false, "properties": {
             "name": {"type": "string"}, "color": {"oneOf": [{"$ref": "#/components/schemas/ColorName"}, {"type": "null"}]},
-            "status": {"$ref": "#/components/schemas/Status"}}},
+            "status": {"$ref": "#/components/schemas/Status"}, "location": {"type": ["string", "null"], "maxLength": 200}}},
           "ItemPage": {"type": "object", "required": ["items", "next"], "properties": {
             "items": {"type": "array", "items": {"$ref": "#/components/schemas/Item"}}, "next": {"type": ["string", "null"]}}},
           "Event": {"type": "object", "required": ["itemId", "version", "kind", "recordedAt"], "properties": {
             "itemId": {"type": "string"}, "version": {"type": "integer"}, "kind": {"type": "string", "enum": ["added", "changed", "deleted"]},
             "recordedAt": {"type": "string"}, "item": {"$ref": "#/components/schemas/Item"},
-            "name": {"type": ["object", "null"]}, "color": {"type": ["object", "null"]}, "status": {"type": ["object", "null"]}}},
+            "name": {"type": ["object", "null"]}, "color": {"type": ["object", "null"]}, "status": {"type": ["object", "null"]}, "location": {"type": ["object", "null"]}}},
           "Draft": {"type": "object", "required": ["id", "case", "sourceItemId", "item"], "properties": {
             "id": {"type": "string"}, "case": {"type": "string", "enum": ["adding", "duplicating"]},
             "sourceItemId": {"type": ["string", "null"]}, "item": {"$ref": "#/components/schemas/Item"}}},
-          "StepName": {"type": "string", "enum": ["name", "color", "inStock", "quantity", "backOrder", "review"]},
+          "StepName": {"type": "string", "enum": ["name", "color", "location", "inStock", "quantity", "backOrder", "review"]},
           "WizardStep": {"type": "object", "required": ["step", "prompt", "path", "draft"], "properties": {
             "step": {"$ref": "#/components/schemas/StepName"}, "prompt": {"type": "array", "items": {"type": "string"}},
             "path": {"type": "array", "items": {"$ref": "#/components/schemas/StepName"}}, "draft": {"$ref": "#/components/schemas/Draft"},

@@ -57,7 +57,7 @@ struct Problem: Error, Sendable {
                                members: [("currentVersion", String(current))], headers: [.eTag: ETag.text(current)])
             }
         case let error as InventoryError:
-            if case .controlCharacterInName = error { return Problem(.badRequest, error.description) }
+            if error.isMalformedInput { return Problem(.badRequest, error.description) }
             return Problem(.unprocessableContent, error.description)
         case let rejection as ImportRejection:
             let rows = rejection.problems.map { JSONText.object([("line", String($0.line)), ("reason", JSONText.string($0.reason))]) }
@@ -70,21 +70,14 @@ struct Problem: Error, Sendable {
         case let error as HTTPError:
             return Problem(error.status, error.body ?? error.status.reasonPhrase, headers: error.headers)
         default:
-            switch StoreFailure.of(error) {
-            case .busy:
-                return Problem(.serviceUnavailable,
-                               "the database stayed locked by another process past --busy-timeout, or the server could not be reached; nothing was changed, try again",
-                               headers: [.retryAfter: "1"])
-            case .constraint:
-                return Problem(.unprocessableContent, "the database refused the write: a constraint was broken; nothing was changed")
-            case .readOnly:
-                return Problem(.methodNotAllowed, "the database is open read-only")
-            case .unavailable:
-                return Problem(.serviceUnavailable, "the database's client library could not be loaded", headers: [.retryAfter: "60"])
-            case .failed, nil:
-                // Its text may hold SQL or values: the log line says which request failed.
-                return Problem(.internalServerError, "the database reported an error; nothing was changed")
+            // The one table of engine errors (StoreFailure) names the status, as it names
+            // the CLI's exit code; anything else is the server's own failure.
+            guard let failure = StoreFailure.of(error, secondsWaited: { "?" }) else {
+                return Problem(.internalServerError, "the server could not answer this request")
             }
+            var headers: HTTPFields = [:]
+            if let seconds = failure.kind.retryAfterSeconds { headers[.retryAfter] = String(seconds) }
+            return Problem(HTTPResponse.Status(code: failure.kind.httpStatus), failure.clientDetail, headers: headers)
         }
     }
 }

@@ -41,7 +41,7 @@ enum RequestBody {
         return value.split(separator: ";").first.map { $0.trimmingWhitespace().lowercased() } ?? ""
     }
 
-    /// A JSON merge patch of `name`, `color` (null removes it) and `status` (a whole status
+    /// A JSON merge patch of `name`, `color` and `location` (null removes them) and `status` (a whole status
     /// object, as `items show --format json` prints it) as an ``ItemEdit``.
     static func edit(fromJSON text: String) throws -> ItemEdit {
         do {
@@ -53,7 +53,7 @@ enum RequestBody {
         } catch DecodingError.dataCorrupted(let context) where context.underlyingError is Problem {
             throw context.underlyingError ?? Problem(.badRequest, "the body is not valid JSON")
         } catch is DecodingError {
-            throw Problem(.badRequest, "the body is not a JSON object of name, color and status")
+            throw Problem(.badRequest, "the body is not a JSON object of name, color, status and location")
         }
     }
 }
@@ -66,7 +66,8 @@ struct AnyKey: CodingKey {
     init?(intValue: Int) { nil }
 }
 
-/// A merge patch: a key left out changes nothing; `"color": null` removes the colour.
+/// A merge patch: a key left out changes nothing; `"color": null` removes the colour,
+/// `"location": null` (or an empty or blank one) the location.
 struct EditPatch: Decodable {
     var edit = ItemEdit()
 
@@ -88,8 +89,16 @@ struct EditPatch: Decodable {
                 }
             case "status":
                 edit.status = try container.decode(StatusObject.self, forKey: key).status
+            case "location":
+                if try container.decodeNil(forKey: key) {
+                    edit.location = .remove
+                } else if let text = try? container.decode(String.self, forKey: key) {
+                    edit.location = try ItemLocation.parse(text).map { .set($0) } ?? .remove
+                } else {
+                    throw Problem(.badRequest, "location must be null or a string")
+                }
             default:
-                throw Problem(.badRequest, "unknown key \"\(RequestChecks.printable(key.stringValue))\" (keys: name, color, status)")
+                throw Problem(.badRequest, "unknown key \"\(RequestChecks.printable(key.stringValue))\" (keys: name, color, status, location)")
             }
         }
     }

@@ -27,7 +27,7 @@ extension StockroomServer {
         let watchdog = ShutdownWatchdog(seconds: shutdownSeconds, stopping: stopping)
         Task {
             let result = await Result {
-                let pool = try await openPool(location: location, busyTimeoutMilliseconds: busyTimeoutMilliseconds, readOnly: configuration.readOnly)
+                let pool = try await StorePool.open(location, busyTimeout: .milliseconds(busyTimeoutMilliseconds), readOnly: configuration.readOnly)
                 do {
                     try await StockroomServer(configuration: configuration, pool: pool, stopping: stopping).run { url in
                         outcome.markListening()
@@ -44,7 +44,7 @@ extension StockroomServer {
         done.wait()
         watchdog.cancel()
         if case .failure(let error) = outcome.result {
-            guard outcome.isListening || StoreFailure.of(error) != nil || error is StoreError else {
+            guard outcome.isListening || StoreFailure.of(error, secondsWaited: { "?" }) != nil || error is StoreError else {
                 throw ListenFailure(underlying: error)
             }
             throw error

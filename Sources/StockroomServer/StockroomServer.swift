@@ -28,23 +28,6 @@ public struct StockroomServer: Sendable {
                                   busyTimeoutMilliseconds: 5_000, stopping: stopping)
     }
 
-    /// How many connections a server opens: a few readers beside a writer; a server database
-    /// gets a bounded pool of the same size.
-    public static let poolSize = 4
-
-    /// Opens the pool for `location`: read-only (`--read-only`: query-only, nothing created or
-    /// migrated) or to write (the file created and migrated as by any writing command).
-    public static func openPool(location: DatabaseLocation, busyTimeoutMilliseconds: Int32, readOnly: Bool,
-                                size: Int = poolSize) async throws -> StorePool {
-        let isFile = if case .file = location { true } else { false }
-        return try await StorePool(size: size, serializesWrites: isFile && !readOnly, location: location) {
-            if readOnly {
-                return try InventoryStore.reading(location: location, busyTimeoutMilliseconds: busyTimeoutMilliseconds, contents: .itemHistory)
-            }
-            return try InventoryStore(location: location, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-        }
-    }
-
     /// Every route, behind the access log, the problem answers and the security checks.
     public func router() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)

@@ -31,8 +31,8 @@ public final class InventoryStore {
 
     /// Opens (or creates) the database at `path` and brings its schema up to date.
     ///
-    /// - Throws: ``SQLiteError`` when the file cannot be opened or is not a database;
-    ///   ``MigrationError`` when its migrations cannot be trusted or applied.
+    /// - Throws: `SQLiteError` when the file cannot be opened or is not a database;
+    ///   `MigrationError` when its migrations cannot be trusted or applied.
     public convenience init(path: String, busyTimeoutMilliseconds: Int32 = 5_000, migrations: MigrationSet = .embedded(.sqlite)) throws {
         self.init(database: try DatabaseFile.openForWriting(
             path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, migrations: migrations))
@@ -45,7 +45,7 @@ public final class InventoryStore {
     /// anything is written.
     ///
     /// - Throws: as ``init(path:busyTimeoutMilliseconds:migrations:)`` for a file;
-    ///   ``PostgresError`` or ``MigrationError`` for a server.
+    ///   `PostgresError` or `MigrationError` for a server.
     public convenience init(location: DatabaseLocation, busyTimeoutMilliseconds: Int32 = 5_000) throws {
         switch location {
         case .file(let path):
@@ -131,6 +131,14 @@ public final class InventoryStore {
         /// be read as having none: they would show no version, so such a database must be
         /// migrated first.
         var readableFrom: Int {
+            // 8 added `location` to items, drafts and item_events (0008_item_location).
+            switch self {
+            case .items, .drafts, .itemHistory, .itemHistoryPositions: 8
+            }
+        }
+        /// The oldest schema version a SQLite file can be read from with the columns added
+        /// since stood in for by temporary views (`Database.readOlderColumns(schemaVersion:)`).
+        var readableThroughViewsFrom: Int {
             switch self {
             case .items, .drafts: createdIn
             case .itemHistory: 3
@@ -152,8 +160,11 @@ public final class InventoryStore {
         if let (database, inspection) = try DatabaseFile.openForReading(
             path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, migrations: migrations),
            inspection.version >= contents.createdIn {
-            guard inspection.version >= contents.readableFrom else {
+            guard inspection.version >= contents.readableThroughViewsFrom else {
                 throw DatabaseFileError.needsMigration(path: path, version: inspection.version)
+            }
+            if inspection.version < contents.readableFrom {
+                try database.readOlderColumns(schemaVersion: inspection.version)
             }
             return InventoryStore(database: database)
         }

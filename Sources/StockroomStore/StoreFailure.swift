@@ -1,47 +1,181 @@
 import PostgresCore
 import SQLiteCore
+import StockroomMigrations
 
-/// What an engine's error means to a front that does not know the engine: whether to say
-/// "try again", "not allowed" or "the database failed". The CLI maps errors to exit codes in
-/// its own table (it also prints the engine's own wording); a second front (`stockroom serve`)
-/// needs only these kinds, so it imports no engine module.
-public enum StoreFailure: Sendable, Equatable {
-    /// Another process held the database past the busy timeout, a transaction lost a race, or
-    /// a server could not be reached: nothing was changed; the same request may succeed later.
-    case busy
-    /// The database refused a write by a constraint.
-    case constraint
-    /// The database was opened read-only, or the file cannot be written.
-    case readOnly
-    /// The client library for the engine could not be loaded.
-    case unavailable
-    /// The file or server failed: I/O, corruption, a foreign database, anything else.
-    case failed
+/// What an engine's error means to a front that does not know the engine, and how to say it.
+///
+/// The one table from an engine's error (or a migration's, or a database file's) to its
+/// meaning: the CLI turns ``Kind`` into an exit code and the web server into an HTTP status,
+/// both through `Kind/exitCode` and ``Kind/httpStatus`` below, so the two fronts cannot
+/// disagree about an error (a read-only file, a malformed connection string). No front imports
+/// an engine module to explain its errors.
+public struct StoreFailure: Sendable, Equatable {
+    /// What the failure means to the person who made the request.
+    public enum Kind: Sendable, Equatable, CaseIterable {
+        /// Another process held the database past the busy timeout, a transaction lost a race,
+        /// or a server could not be reached: nothing was changed; the same request may succeed
+        /// later.
+        case busy
+        /// The database refused a write by a constraint: nothing was changed.
+        case constraint
+        /// The content broke a rule: a migration that cannot be applied or trusted, a foreign
+        /// or too old database, a server statement that failed or a value it returned.
+        case data
+        /// The file or the disk failed: I/O, corruption, not a database, a full disk, a file
+        /// that cannot be written (permissions, a read-only mount).
+        case io
+        /// The request itself is wrong: a connection string that cannot be read.
+        case usage
+        /// The engine's client library could not be loaded.
+        case unavailable
+        /// Anything else the engine reported: a failure Stockroom did not expect.
+        case unexpected
+    }
 
-    /// The kind of an engine's error, or nil when `error` is not one (a domain or store error,
-    /// which fronts report with its own description).
-    public static func of(_ error: any Error) -> StoreFailure? {
+    /// What the failure means.
+    public let kind: Kind
+    /// One line for the user, with the engine's own wording and code where it helps. It may
+    /// quote the SQL that failed (never the values bound to it): a front that answers
+    /// untrusted clients says ``clientDetail`` instead.
+    public let message: String
+
+    /// What a front answering clients over a network (HTTP) says: ``message`` where it quotes
+    /// no statement and measures no wait of the caller's, else the kind's fixed sentence.
+    public var clientDetail: String {
+        switch kind {
+        case .io, .usage, .unavailable: message
+        case .busy, .constraint, .data, .unexpected: kind.fixedDetail
+        }
+    }
+
+    /// The failure for `error`, or nil when it is none of an engine's, a migration's or a
+    /// database file's errors (a domain or store error, which fronts report with its own
+    /// description). `secondsWaited` says how long the request waited for a lock, for the
+    /// message of a busy failure.
+    public static func of(_ error: any Error, secondsWaited: () -> String) -> StoreFailure? {
         switch error {
         case let error as SQLiteError:
-            if error.isBusy { return .busy }
-            if error.isConstraintViolation { return .constraint }
-            if error.primaryResult == .readOnly { return .readOnly }
-            return .failed
+            return StoreFailure(kind: kind(of: error), message: describe(error, secondsWaited: secondsWaited))
         case let error as PostgresError:
-            switch error.kind {
-            case .connectionFailed, .connectionLost, .serializationFailure, .timedOut: return .busy
-            case .constraintViolation: return .constraint
-            case .libraryUnavailable: return .unavailable
-            case .invalidConnectionString, .unexpectedValue, .other: return .failed
+            return StoreFailure(kind: kind(of: error), message: describe(error, secondsWaited: secondsWaited))
+        case let error as MigrationError:
+            if case .statementFailed(_, _, let underlying) = error, let engine = of(underlying, secondsWaited: secondsWaited) {
+                return StoreFailure(kind: engine.kind, message: error.description)
             }
+            return StoreFailure(kind: .data, message: error.description)
         case let error as DatabaseFileError:
             switch error {
+            case .foreign, .needsMigration: return StoreFailure(kind: .data, message: error.description)
             case .cannotRead(_, let underlying), .cannotCreate(_, let underlying):
-                return underlying.isBusy ? .busy : .failed
-            case .foreign, .needsMigration: return .failed
+                return StoreFailure(kind: underlying.isBusy ? .busy : .io, message: error.description)
             }
         default:
             return nil
+        }
+    }
+
+    private static func kind(of error: SQLiteError) -> Kind {
+        if error.isBusy { return .busy }
+        // SQLITE_READONLY is a file problem: the file (or its folder, for the journal) cannot
+        // be written, whatever front asked.
+        if error.isFileProblem { return .io }
+        if error.isConstraintViolation { return .constraint }
+        return .unexpected
+    }
+
+    private static func kind(of error: PostgresError) -> Kind {
+        switch error.kind {
+        case .invalidConnectionString: .usage
+        case .libraryUnavailable: .unavailable
+        case .connectionFailed, .connectionLost, .serializationFailure, .timedOut: .busy
+        case .constraintViolation: .constraint
+        case .unexpectedValue, .other: .data
+        }
+    }
+
+    /// The server's message; connection strings in it are already redacted by PostgresCore.
+    private static func describe(_ error: PostgresError, secondsWaited: () -> String) -> String {
+        switch error.kind {
+        case .connectionFailed: error.message + "; nothing was changed, try again when the server is reachable"
+        case .connectionLost where error.isCommitOutcomeUnknown:
+            "the write may or may not have been saved: the connection to the PostgreSQL server broke while committing (\(error.message)); check with `stockroom items list` before retrying"
+        case .connectionLost: "the connection to the PostgreSQL server broke (\(error.message)); nothing was changed, try again"
+        case .timedOut where error.sqlState == "55P03":
+            "another session held the lock on the database past --busy-timeout: gave up after waiting \(secondsWaited()) s (\(error.sqlState ?? "")); nothing was changed, try again"
+        default: error.description
+        }
+    }
+
+    private static func describe(_ error: SQLiteError, secondsWaited: () -> String) -> String {
+        if error.isCommitOutcomeUnknown {
+            return "the write may or may not have been saved: the disk reported an I/O error while committing (\(error.codeName): \(error.message)); check with `stockroom items list` before retrying"
+        }
+        if error.isBusy {
+            return "the database stayed locked by another process: gave up after waiting \(secondsWaited()) s (--busy-timeout) (\(error.codeName)); nothing was changed, try again"
+        }
+        switch error.primaryResult {
+        case .notADatabase: return "the file is not a SQLite database (\(error.codeName))"
+        case .corrupt: return "the database file is corrupt (\(error.codeName): \(error.message))"
+        case .cannotOpen: return "cannot open the database file (\(error.codeName): \(error.message))"
+        case .readOnly: return "the database file cannot be written (\(error.codeName): \(error.message))"
+        case .ioError where error.isFailedWrite:
+            let file = error.databasePath.map { " to \($0)" } ?? ""
+            return "could not write\(file): the disk reported an I/O error or the file-size limit (ulimit -f) was reached (\(error.codeName)); nothing was changed"
+        case .ioError:
+            let file = error.databasePath.map { " on \($0)" } ?? ""
+            return "the disk reported an I/O error\(file) (\(error.codeName): \(error.message)); nothing was changed"
+        case .full:
+            let file = error.databasePath.map { " to \($0)" } ?? ""
+            return "the disk is full: SQLite could not write\(file) (\(error.codeName)); nothing was changed, free some space and try again"
+        default: return error.description
+        }
+    }
+}
+
+extension StoreFailure.Kind {
+    /// The exit code a program ends with for this kind (the README's "Exit codes" table).
+    package var exitCode: Failure.Code {
+        switch self {
+        case .busy: .busy
+        case .constraint, .data: .dataError
+        case .io: .ioError
+        case .usage: .usage
+        case .unavailable: .unavailable
+        case .unexpected: .software
+        }
+    }
+
+    /// The HTTP status the web front answers with for this kind: a client can do something
+    /// about none of them but `busy` and `unavailable` (try again: 503 with `Retry-After`) and
+    /// `constraint` (the write it sent broke a rule: 422); the rest are the server's own
+    /// failures (500).
+    public var httpStatus: Int {
+        switch self {
+        case .busy, .unavailable: 503
+        case .constraint: 422
+        case .data, .io, .usage, .unexpected: 500
+        }
+    }
+
+    /// Seconds a client should wait before retrying (`Retry-After`), for the kinds that say
+    /// "try again"; nil for the others.
+    public var retryAfterSeconds: Int? {
+        switch self {
+        case .busy: 1
+        case .unavailable: 60
+        case .constraint, .data, .io, .usage, .unexpected: nil
+        }
+    }
+
+    /// The kind in one sentence, for ``StoreFailure/clientDetail``.
+    fileprivate var fixedDetail: String {
+        switch self {
+        case .busy: "the database stayed locked by another process past --busy-timeout, or the server could not be reached; nothing was changed, try again"
+        case .constraint: "the database refused the write: a constraint was broken; nothing was changed"
+        case .data, .unexpected: "the database reported an error; nothing was changed"
+        case .io: "the database file cannot be read or written; nothing was changed"
+        case .usage: "the database's connection string cannot be read"
+        case .unavailable: "the database's client library could not be loaded"
         }
     }
 }

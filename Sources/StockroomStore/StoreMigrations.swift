@@ -3,7 +3,7 @@ import PostgresCore
 import SQLiteCore
 import StockroomMigrations
 
-/// An ordered set of migrations for one engine (``MigrationSet/embedded(_:)``, or a folder's).
+/// An ordered set of migrations for one engine (`MigrationSet/embedded(_:)`, or a folder's).
 public typealias MigrationSet = StockroomMigrations.MigrationSet
 /// One migration file: its version, name and SQL.
 public typealias Migration = StockroomMigrations.Migration
@@ -36,7 +36,7 @@ public struct StoreMigrations {
     /// Applies the pending migrations up to `target`, creating the file when it does not
     /// exist; `onApplied` is called as each one commits.
     ///
-    /// - Throws: ``MigrationError``, ``DatabaseFileError`` or the engine's error.
+    /// - Throws: `MigrationError`, ``DatabaseFileError`` or the engine's error.
     public func migrate(upTo target: Int?, onApplied: (Migration) -> Void) throws {
         switch location {
         case .file(let path):

@@ -143,6 +143,12 @@ def test_wizard(page, server):
     page.get_by_role("button", name="Next").click()
     page.get_by_label("Colour").select_option("white")
     page.get_by_role("button", name="Next").click()
+    # The location is optional: Back returns to the colour, Next with it empty skips it.
+    page.get_by_role("button", name="Back").click()
+    expect(page.get_by_label("Colour")).to_have_value("white")
+    page.get_by_role("button", name="Next").click()
+    page.get_by_label("Location").fill("Shelf B3")
+    page.get_by_role("button", name="Next").click()
     # No: the back-order branch; Back returns to "In stock?".
     page.get_by_label("no").check()
     page.get_by_role("button", name="Next").click()
@@ -177,6 +183,7 @@ def test_wizard(page, server):
     page.goto(server.url + "drafts")
     page.get_by_role("link", name=f"Continue {draft_id[:8]}").click()
     expect(page.get_by_label("Name")).to_have_value("Monitor arm")
+    page.get_by_role("button", name="Next").click()
     page.get_by_role("button", name="Next").click()
     page.get_by_role("button", name="Next").click()
     expect(page.get_by_label("no")).to_be_checked()

@@ -20,9 +20,9 @@ import Testing
         let cup = try database.stockroom("items", "add", "--name", #"Cup \N with a backslash"#, "--out-of-stock", "--back-order").output
         let gone = try database.stockroom("items", "add", "--name", "Gone", "--quantity", "1").output
         try database.stockroom("items", "update", mug, "--name", "Big mug", "--no-color", "--out-of-stock")
-        try database.stockroom("items", "update", cup, "--quantity", "3", "--color", "red")
+        try database.stockroom("items", "update", cup, "--quantity", "3", "--color", "red", "--location", "Shelf B3")
         try database.stockroom("items", "delete", gone)
-        try database.stockroom("draft", "add", "--name", "New plate", "--quantity", "2")
+        try database.stockroom("draft", "add", "--name", "New plate", "--quantity", "2", "--location", "Attic")
         try database.stockroom("draft", "duplicate", cup)
         // Tabs, line breaks and backslashes are refused on the command line but valid in the
         // schema: written as a person could with the sqlite3 shell (whose insert the database
@@ -59,6 +59,7 @@ import Testing
         #expect(try original.contents() == before, "the source file is byte-identical")
         let originalRows = try original.sqlite3(CopyCommandTests.fileRowsSQL)
         #expect(originalRows.contains("Tab\tline\ncr\rend\\"))
+        #expect(originalRows.contains("|Shelf B3") && originalRows.contains("|Attic"), "the location and its history pair are copied")
         #expect(try back.sqlite3(CopyCommandTests.fileRowsSQL) == originalRows)
         #expect(CopyCommandTests.checksum(there) != nil)
         #expect(CopyCommandTests.checksum(there) == CopyCommandTests.checksum(across))

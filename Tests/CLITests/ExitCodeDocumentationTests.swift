@@ -5,32 +5,32 @@ import StockroomStore
 import StockroomTestSupport
 import Testing
 
-/// The exit codes exist once, in ``Failure/Code``: the README's table and `stockroom --help`
-/// say the same.
+/// The exit codes exist once, in ``Failure/Code``: the table of docs/exit-codes.md and
+/// `stockroom --help` say the same.
 @Suite struct ExitCodeDocumentationTests {
-    /// The README's "Exit codes" table: code -> meaning, as written.
-    func readmeTable() throws -> [Int32: String] {
-        let readme = try String(contentsOf: Processes.packageRoot.appending(path: "README.md"), encoding: .utf8)
-        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false)
-        let heading = try #require(lines.firstIndex(of: "## Exit codes"), "README.md has no \"## Exit codes\" section")
+    /// The table of docs/exit-codes.md: code -> meaning, as written.
+    func documentedTable() throws -> [Int32: String] {
+        let page = try String(contentsOf: Processes.packageRoot.appending(path: "docs/exit-codes.md"), encoding: .utf8)
+        let lines = page.split(separator: "\n", omittingEmptySubsequences: false)
+        let heading = try #require(lines.firstIndex(of: "# Exit codes"), "docs/exit-codes.md has no \"# Exit codes\" heading")
         var table: [Int32: String] = [:]
         for line in lines[(heading + 1)...].drop(while: { !$0.hasPrefix("|") }).prefix(while: { $0.hasPrefix("|") }) {
             let cells = line.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast()
                 .map { $0.trimmingCharacters(in: .whitespaces) }
             guard cells.count == 2, let code = Int32(cells[0]) else { continue } // header and rule rows
-            #expect(table[code] == nil, "README's exit-code table lists \(code) twice")
+            #expect(table[code] == nil, "docs/exit-codes.md lists \(code) twice")
             table[code] = cells[1]
         }
         return table
     }
 
-    @Test func theReadmeTableListsEveryCodeWithTheMeaningInTheCode() throws {
-        let readme = try readmeTable()
+    @Test func theDocumentedTableListsEveryCodeWithTheMeaningInTheCode() throws {
+        let documented = try documentedTable()
         let code = Dictionary(uniqueKeysWithValues: Failure.Code.allCases.map { ($0.rawValue, $0.meaning) })
-        #expect(Set(readme.keys) == Set(code.keys),
-                "README lists \(readme.keys.sorted()), Failure.Code has \(code.keys.sorted())")
+        #expect(Set(documented.keys) == Set(code.keys),
+                "docs/exit-codes.md lists \(documented.keys.sorted()), Failure.Code has \(code.keys.sorted())")
         for (number, meaning) in code.sorted(by: { $0.key < $1.key }) {
-            #expect(readme[number] == meaning, "exit code \(number): README says \(readme[number] ?? "nothing"), the code says \(meaning)")
+            #expect(documented[number] == meaning, "exit code \(number): docs/exit-codes.md says \(documented[number] ?? "nothing"), the code says \(meaning)")
         }
     }
 

@@ -53,6 +53,33 @@ import Testing
         #expect(Failure.classify(ExitCode.success) == (.success, ""))
     }
 
+    /// Issue 28: the CLI and the server read one table. A file that cannot be written is an I/O
+    /// failure for both (it was `.readOnly` -> 405 for the server and 74 for the CLI), and a
+    /// connection string that cannot be read is the user's mistake for both (it was `.failed`
+    /// for the server and 64 for the CLI).
+    @Test func theCLIAndTheServerReadOneTable() {
+        let readOnly = SQLiteError(extendedCode: 8, message: "attempt to write a readonly database")
+        let failure = StoreFailure.of(readOnly, secondsWaited: { "0" })
+        #expect(failure?.kind == .io)
+        #expect(failure?.kind.httpStatus == 500)
+        #expect(Failure.classify(readOnly).0 == .ioError)
+        #expect(failure?.clientDetail == "the database file cannot be written (SQLITE_READONLY: attempt to write a readonly database)")
+
+        let malformed = PostgresError(kind: .invalidConnectionString, message: "invalid connection string postgresql://h:x/db: invalid port number")
+        #expect(StoreFailure.of(malformed, secondsWaited: { "0" })?.kind == .usage)
+        #expect(Failure.classify(malformed).0 == .usage)
+
+        // Every kind has one exit code and one status; only the "try again" kinds ask to retry.
+        for kind in StoreFailure.Kind.allCases {
+            #expect((kind.retryAfterSeconds != nil) == (kind.httpStatus == 503), "\(kind)")
+            #expect(kind.exitCode != .success, "\(kind)")
+        }
+        // A statement's text never reaches an HTTP client.
+        let constraint = SQLiteError(extendedCode: 275, message: "CHECK constraint failed: quantity", sql: "UPDATE items SET quantity = ?")
+        #expect(Failure.classify(constraint).1.contains("UPDATE items"))
+        #expect(StoreFailure.of(constraint, secondsWaited: { "0" })?.clientDetail.contains("UPDATE") == false)
+    }
+
     @Test func multiLineMessagesBecomeOneLine() {
         let folded = Failure.oneLine("The value 'x' is invalid for '--color <color>'. Please provide one of the following:\n- black\n- blue\n")
         #expect(folded == "the value 'x' is invalid for '--color <color>'. Please provide one of the following: black, blue")

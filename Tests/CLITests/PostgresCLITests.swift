@@ -146,6 +146,22 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: uri))
     }
 
+    /// Issue 28: a connection string whose values libpq refuses only while connecting (a port
+    /// that is no number, an unknown sslmode) is the user's mistake (64), not an outage (75):
+    /// "try again when the server is reachable" would never help.
+    @Test(arguments: ["postgresql://stockroom:s3cret@localhost:notaport/db",
+                      "postgresql://stockroom:s3cret@localhost/db?sslmode=bogus",
+                      "postgresql://stockroom:s3cret@localhost:70000/db",
+                      "postgresql://stockroom:s3cret@h1:5432,h2:x/db",
+                      "postgresql://stockroom:s3cret@localhost/db?connect_timeout=soon"])
+    func aMalformedConnectionStringIsAUsageError(_ uri: String) throws {
+        let result = try Processes.stockroom(["items", "list", "--db", uri])
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderr.hasPrefix("error: invalid connection string "), "\(result)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result)")
+        #expect(!result.stderr.contains("s3cret"), "\(result)")
+    }
+
     @Test func anUnreachableServerIsOneLineWithoutThePassword() throws {
         let result = try Processes.stockroom(["items", "list", "--db", "postgresql://stockroom:s3cret@/inventory?host=/nonexistent&port=1"])
         #expect(result.status == 75, "\(result)")
@@ -167,6 +183,8 @@ import Testing
         terminal.typeLine("Keyboard")
         try terminal.expect("[none]: ")
         terminal.typeLine("Blue")
+        try terminal.expect("Location (optional, Enter skips): ")
+        terminal.typeLine("")
         try terminal.expect("In stock? [Y/n]: ")
         terminal.typeLine("")
         try terminal.expect("Quantity [1]: ")

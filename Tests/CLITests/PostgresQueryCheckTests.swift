@@ -219,11 +219,11 @@ import Testing
         let result = try Processes.stockroom(arguments.map { $0 == "DEST" ? destination : $0 } + ["--db", uri])
         expectFailure(result, code: .usage, message: """
             stockroom \(arguments[0]) works on SQLite files; for the PostgreSQL database postgresql://stockroom:***@/inventory?host=/nonexistent \
-            use pg_dump/pg_restore or pg_basebackup (README, "Backups on PostgreSQL")
+            use pg_dump/pg_restore or pg_basebackup (docs/postgresql.md, "Backups on PostgreSQL")
             """)
         #expect(result.stdout.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: destination))
-        let readme = try String(contentsOf: Processes.packageRoot.appending(path: "README.md"), encoding: .utf8)
-        #expect(readme.contains("### Backups on PostgreSQL\n"))
+        let page = try String(contentsOf: Processes.packageRoot.appending(path: "docs/postgresql.md"), encoding: .utf8)
+        #expect(page.contains("\n## Backups on PostgreSQL\n"))
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import StockroomTestSupport
 import Testing
 
-/// The API fuzzed from its own OpenAPI document with schemathesis (PyPI; `scripts/setup.sh`
+/// The API fuzzed from its own OpenAPI document with schemathesis (PyPI; `scripts/setup.sh --tests`
 /// installs it), at a small size and a fixed seed, against the real `stockroom serve`: no 5xx,
 /// every status code, media type, header and body as the document says.
 @Suite("serve API fuzzing") struct ServeAPIFuzzTests {

@@ -3,7 +3,7 @@ import StockroomTestSupport
 import Testing
 
 /// The web pages in a real headless Chromium (Debian's `chromium`, driven by Playwright from
-/// PyPI; `scripts/setup.sh` installs both): Tests/Browser/web_test.py starts the real
+/// PyPI; `scripts/setup.sh --tests` installs both): Tests/Browser/web_test.py starts the real
 /// `stockroom serve` and covers filter and search, add, edit, a stale edit, delete, the wizard,
 /// import with a bad row, export bytes against the CLI's, and a CLI write appearing in an open
 /// page. Screenshots go to .build/screenshots.

@@ -6,7 +6,7 @@ import Testing
 extension ServeCommandTests {
     /// Answers typed at the terminal and posted over HTTP alike: (the prompt expected, the answer).
     static let rememberingWalk: [(prompt: String, answer: String)] = [
-        ("Name: ", "Lamp"), ("[none]: ", ""), ("In stock? [Y/n]: ", "y"), ("Quantity [1]: ", "5"),
+        ("Name: ", "Lamp"), ("[none]: ", ""), ("Location (optional, Enter skips): ", "Shelf B3"), ("In stock? [Y/n]: ", "y"), ("Quantity [1]: ", "5"),
         ("[q]uit and keep the draft: ", "<"), ("Quantity [5]: ", "<"), ("In stock? [Y/n]: ", "n"),
         ("On back order? [y/N]: ", "<"), ("In stock? [y/N]: ", "y"),
         // No, back, yes: the quantity given before is offered again, in the terminal and over HTTP.

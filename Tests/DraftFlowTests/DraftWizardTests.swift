@@ -44,45 +44,47 @@ import Testing
     }
 
     @Test func inStockBranchAsksTheQuantityThenReviewsAndSaves() {
-        let result = run(["Keyboard", "BLUE", "", "100", "s"])
+        let result = run(["Keyboard", "BLUE", "Shelf B3", "", "100", "s"])
         #expect(result.outcome == .save)
         #expect(result.reasons.isEmpty)
         let item = result.wizard.entry.draft.item
-        #expect(item.name == "Keyboard" && item.color == .blue && item.status == .inStock(quantity: 100))
-        #expect(kinds(["Keyboard", "BLUE", "", "100"]) == [.name, .color, .inStock, .quantity, .review])
+        #expect(item.name == "Keyboard" && item.color == .blue && item.status == .inStock(quantity: 100) && item.location?.text == "Shelf B3")
+        #expect(kinds(["Keyboard", "BLUE", "", "", "100"]) == [.name, .color, .location, .inStock, .quantity, .review])
         // Every answer is handed back to be stored as it is given (Enter on "In stock?" kept yes).
-        #expect(result.stored == [ItemEdit(name: "Keyboard"), ItemEdit(color: .set(.blue)), ItemEdit(status: .inStock(quantity: 100))])
+        #expect(result.stored == [ItemEdit(name: "Keyboard"), ItemEdit(color: .set(.blue)), ItemEdit(location: .set(ItemLocation(stored: "Shelf B3"))),
+                                  ItemEdit(status: .inStock(quantity: 100))])
     }
 
     @Test func outOfStockBranchAsksAboutTheBackOrder() {
-        #expect(kinds(["Phone", "", "n", "y"]) == [.name, .color, .inStock, .backOrder, .review])
-        let result = run(["Phone", "", "No", "YES", "q"])
+        #expect(kinds(["Phone", "", "", "n", "y"]) == [.name, .color, .location, .inStock, .backOrder, .review])
+        let result = run(["Phone", "", "", "No", "YES", "q"])
         #expect(result.outcome == .quit)
         #expect(result.wizard.entry.draft.item.status == .outOfStock(isOnBackOrder: true))
         #expect(result.stored == [ItemEdit(name: "Phone"), ItemEdit(status: .outOfStock(isOnBackOrder: false)),
                                   ItemEdit(status: .outOfStock(isOnBackOrder: true))])
-        #expect(run(["Phone", "", "n", ""]).wizard.entry.draft.item.status == .outOfStock(isOnBackOrder: false))
+        #expect(run(["Phone", "", "", "n", ""]).wizard.entry.draft.item.status == .outOfStock(isOnBackOrder: false))
     }
 
     @Test func backGoesOneStepFromEveryStepAndStaysAtTheName() {
         #expect(kinds(["<"]) == [.name, .name])
         #expect(kinds(["A", "<"]) == [.name, .color, .name])
-        #expect(kinds(["A", "", "<"]) == [.name, .color, .inStock, .color])
-        #expect(kinds(["A", "", "", "<"]) == [.name, .color, .inStock, .quantity, .inStock])
-        #expect(kinds(["A", "", "n", "<"]) == [.name, .color, .inStock, .backOrder, .inStock])
-        #expect(kinds(["A", "", "", "3", "<"]) == [.name, .color, .inStock, .quantity, .review, .quantity])
-        #expect(kinds(["A", "", "n", "", " < "]) == [.name, .color, .inStock, .backOrder, .review, .backOrder])
+        #expect(kinds(["A", "", "<"]) == [.name, .color, .location, .color])
+        #expect(kinds(["A", "", "", "<"]) == [.name, .color, .location, .inStock, .location])
+        #expect(kinds(["A", "", "", "", "<"]) == [.name, .color, .location, .inStock, .quantity, .inStock])
+        #expect(kinds(["A", "", "", "n", "<"]) == [.name, .color, .location, .inStock, .backOrder, .inStock])
+        #expect(kinds(["A", "", "", "", "3", "<"]) == [.name, .color, .location, .inStock, .quantity, .review, .quantity])
+        #expect(kinds(["A", "", "", "n", "", " < "]) == [.name, .color, .location, .inStock, .backOrder, .review, .backOrder])
         // Going back stores nothing, and the answers given stay as the defaults.
-        let result = run(["A", "red", "", "7", "<"])
+        let result = run(["A", "red", "", "", "7", "<"])
         #expect(result.wizard.step == .quantity(current: 7))
         #expect(result.stored.count == 3)
     }
 
     @Test func changingTheBranchOnTheWayBackTakesTheOtherPath() {
-        #expect(kinds(["A", "", "", "5", "<", "<", "n", "y"]) ==
-                [.name, .color, .inStock, .quantity, .review, .quantity, .inStock, .backOrder, .review])
+        #expect(kinds(["A", "", "", "", "5", "<", "<", "n", "y"]) ==
+                [.name, .color, .location, .inStock, .quantity, .review, .quantity, .inStock, .backOrder, .review])
         // Back to yes after no: the quantity given before is offered again, not forgotten.
-        let result = run(["A", "", "", "5", "<", "<", "n", "<", "y"])
+        let result = run(["A", "", "", "", "5", "<", "<", "n", "<", "y"])
         #expect(result.wizard.step == .quantity(current: 5))
         #expect(result.wizard.entry.draft.item.status == .inStock(quantity: 5))
     }
@@ -100,14 +102,16 @@ import Testing
     @Test func everyKindOfInvalidAnswerReasksTheSameStep() {
         let cases: [([String], WizardReask, WizardStep)] = [
             (["A", "purple"], .unknownColor, .color(current: nil)),
-            (["A", "", "maybe"], .notYesOrNo(defaultAnswer: true), .inStock(current: true)),
-            (["A", "", "yep"], .notYesOrNo(defaultAnswer: true), .inStock(current: true)),
-            (["A", "", "", "0"], .invalidQuantity, .quantity(current: 1)),
-            (["A", "", "", "-3"], .invalidQuantity, .quantity(current: 1)),
-            (["A", "", "", "2.5"], .invalidQuantity, .quantity(current: 1)),
-            (["A", "", "", "ten"], .invalidQuantity, .quantity(current: 1)),
-            (["A", "", "", "99999999999999999999"], .invalidQuantity, .quantity(current: 1)),
-            (["A", "", "n", "x"], .notYesOrNo(defaultAnswer: false), .backOrder(current: false)),
+            (["A", "", "a\tb"], .invalidLocation(reason: InventoryError.controlCharacterInLocation(9, position: 2).description), .location(current: nil)),
+            (["A", "", String(repeating: "x", count: 201)], .invalidLocation(reason: InventoryError.locationTooLong(201).description), .location(current: nil)),
+            (["A", "", "", "maybe"], .notYesOrNo(defaultAnswer: true), .inStock(current: true)),
+            (["A", "", "", "yep"], .notYesOrNo(defaultAnswer: true), .inStock(current: true)),
+            (["A", "", "", "", "0"], .invalidQuantity, .quantity(current: 1)),
+            (["A", "", "", "", "-3"], .invalidQuantity, .quantity(current: 1)),
+            (["A", "", "", "", "2.5"], .invalidQuantity, .quantity(current: 1)),
+            (["A", "", "", "", "ten"], .invalidQuantity, .quantity(current: 1)),
+            (["A", "", "", "", "99999999999999999999"], .invalidQuantity, .quantity(current: 1)),
+            (["A", "", "", "n", "x"], .notYesOrNo(defaultAnswer: false), .backOrder(current: false)),
         ]
         for (lines, reason, step) in cases {
             let result = run(lines)
@@ -117,7 +121,7 @@ import Testing
         }
         // The review has no default: Enter and unknown words are asked again; saving is explicit.
         for line in ["", "x", "sav", "yes"] {
-            let result = run(["A", "", "", "", line])
+            let result = run(["A", "", "", "", "", line])
             #expect(result.reasons == [.unknownReviewChoice], "\(line)")
             #expect(result.wizard.step.kind == .review)
             #expect(result.outcome == nil)
@@ -142,39 +146,52 @@ import Testing
         #expect(cleared.wizard.entry.draft.item.color == nil)
     }
 
+    @Test func locationsAreOptionalEnterKeepsAndNoneClears() {
+        #expect(WizardInput.location("  Shelf B3 ", current: nil) == .success(ItemLocation(stored: "Shelf B3")))
+        #expect(WizardInput.location("", current: nil) == .success(nil))
+        #expect(WizardInput.location("", current: ItemLocation(stored: "Attic")) == .success(ItemLocation(stored: "Attic")))
+        #expect(WizardInput.location("None", current: ItemLocation(stored: "Attic")) == .success(nil))
+        let cleared = run(["A", "", "none"], from: IdentifiedDraft(draft: .adding(Item(name: "A", location: ItemLocation(stored: "Attic")))))
+        #expect(cleared.stored == [ItemEdit(location: .remove)])
+        #expect(cleared.wizard.step.kind == .inStock)
+        #expect(WizardPresentation.prompt(for: .location(current: nil)) == ["Location (optional, Enter skips): "])
+        #expect(WizardPresentation.prompt(for: .location(current: ItemLocation(stored: "Attic"))) == ["Location (optional, or none) [Attic]: "])
+    }
+
     @Test func reviewChoices() {
         for (line, outcome) in [("s", DraftWizard.Outcome.save), ("SAVE", .save), ("c", .cancel), ("Cancel", .cancel), ("q", .quit), ("quit", .quit)] {
-            #expect(run(["A", "", "", "", line]).outcome == outcome, "\(line)")
+            #expect(run(["A", "", "", "", "", line]).outcome == outcome, "\(line)")
         }
     }
 
     @Test func resumingOffersEveryStoredValueSoEnterWalksThrough() {
-        let stored = IdentifiedDraft(draft: .adding(Item(name: "Lamp", color: .yellow, status: .outOfStock(isOnBackOrder: true))))
+        let stored = IdentifiedDraft(draft: .adding(Item(name: "Lamp", color: .yellow, status: .outOfStock(isOnBackOrder: true),
+                                                         location: ItemLocation(stored: "Attic"))))
         var wizard = DraftWizard(entry: stored)
         var steps: [WizardStep] = [wizard.step]
         var edits: [ItemEdit] = []
-        for _ in 0..<4 {
+        for _ in 0..<5 {
             guard case .next(let next, let edit) = wizard.answering("") else { Issue.record("Enter did not move on"); return }
             if let edit { edits.append(edit) }
             wizard = next
             steps.append(wizard.step)
         }
-        #expect(steps == [.name(current: "Lamp"), .color(current: .yellow), .inStock(current: false),
+        #expect(steps == [.name(current: "Lamp"), .color(current: .yellow), .location(current: ItemLocation(stored: "Attic")), .inStock(current: false),
                           .backOrder(current: true), .review(stored)])
         #expect(edits.isEmpty, "Enter on stored values changes nothing, so nothing is written")
         let inStock = IdentifiedDraft(draft: .adding(Item(name: "Lamp", status: .inStock(quantity: 12))))
-        #expect(kinds(["", "", ""], from: inStock) == [.name, .color, .inStock, .quantity])
-        #expect(run(["", "", ""], from: inStock).wizard.step == .quantity(current: 12))
-        #expect(run(["", "", "", ""], from: inStock).wizard.entry == inStock)
+        #expect(kinds(["", "", "", ""], from: inStock) == [.name, .color, .location, .inStock, .quantity])
+        #expect(run(["", "", "", ""], from: inStock).wizard.step == .quantity(current: 12))
+        #expect(run(["", "", "", "", ""], from: inStock).wizard.entry == inStock)
     }
 
     @Test func editFromTheReviewStartsAgainWithEveryAnswerAsTheDefault() {
-        let result = run(["Desk", "white", "n", "y", "e"])
+        let result = run(["Desk", "white", "", "n", "y", "e"])
         #expect(result.outcome == nil)
         #expect(result.wizard.step == .name(current: "Desk"))
-        let again = run(["Desk", "white", "n", "y", "E", "", "", ""])
+        let again = run(["Desk", "white", "", "n", "y", "E", "", "", "", ""])
         #expect(again.wizard.step == .backOrder(current: true))
-        let changed = run(["Desk", "white", "n", "y", "edit", "Desk 2", "", "y", "", "s"])
+        let changed = run(["Desk", "white", "", "n", "y", "edit", "Desk 2", "", "", "y", "", "s"])
         #expect(changed.outcome == .save)
         #expect(changed.wizard.entry.draft.item == Item(id: fresh.draft.item.id, name: "Desk 2", color: .white, status: .inStock(quantity: 1)))
     }
@@ -182,10 +199,10 @@ import Testing
     @Test func aDuplicateStartsWithTheSourcesValuesAndStaysADuplicate() {
         let source = Item(name: "Keyboard", color: .blue, status: .inStock(quantity: 100))
         let copy = IdentifiedDraft(draft: Draft.duplicate(of: source))
-        let result = run(["", "", "", ""], from: copy)
+        let result = run(["", "", "", "", ""], from: copy)
         #expect(result.wizard.step == .review(copy))
         #expect(result.stored.isEmpty)
-        let renamed = run(["Keyboard (ISO)", "", "", "5", "s"], from: copy)
+        let renamed = run(["Keyboard (ISO)", "", "", "", "5", "s"], from: copy)
         #expect(renamed.outcome == .save)
         #expect(renamed.wizard.entry.draft.sourceItemID == source.id)
         #expect(renamed.wizard.entry.draft.item.name == "Keyboard (ISO)")
@@ -193,13 +210,13 @@ import Testing
     }
 
     @Test func refreshingFromTheStoredDraftChangesTheDefaultsAndFollowsItsBranch() {
-        var wizard = run(["Desk", "", "", "3"]).wizard
+        var wizard = run(["Desk", "", "", "", "3"]).wizard
         #expect(wizard.step.kind == .review)
         var stored = wizard.entry
         stored.draft.item.color = .black
         wizard.refresh(from: stored)
         #expect(wizard.step == .review(stored))
-        var asked = run(["Desk", "", ""]).wizard
+        var asked = run(["Desk", "", "", ""]).wizard
         #expect(asked.step == .quantity(current: 1))
         var elsewhere = asked.entry
         elsewhere.draft.item.status = .inStock(quantity: 9)
@@ -215,7 +232,7 @@ import Testing
     }
 
     @Test func saveIsReaskedWhenTheStoredNameWasBlankedElsewhere() {
-        var wizard = run(["Desk", "", "", ""]).wizard
+        var wizard = run(["Desk", "", "", "", ""]).wizard
         var blanked = wizard.entry
         blanked.draft.item.name = " "
         wizard.refresh(from: blanked)
@@ -230,12 +247,12 @@ import Testing
     }
 
     @Test func thePathIsTheOnePlaceThatOrdersAndBranches() {
-        #expect(DraftWizard.path(for: Item(name: "A", status: .inStock(quantity: 2))) == [.name, .color, .inStock, .quantity, .review])
-        #expect(DraftWizard.path(for: Item(name: "A", status: .outOfStock(isOnBackOrder: false))) == [.name, .color, .inStock, .backOrder, .review])
+        #expect(DraftWizard.path(for: Item(name: "A", status: .inStock(quantity: 2))) == [.name, .color, .location, .inStock, .quantity, .review])
+        #expect(DraftWizard.path(for: Item(name: "A", status: .outOfStock(isOnBackOrder: false))) == [.name, .color, .location, .inStock, .backOrder, .review])
     }
     @Test("rebuilt from the stored draft, its step and its memory, the wizard is the one kept in memory, at every step",
-          arguments: [["Lamp", "", "y", "5", "<", "<", "n", "<", "y"], ["Lamp", "red", "n", "y", "<", "<", "y", "9", "<", "<", "n"],
-                      ["Lamp", "", "y", "", "e", "", "", "n", "", "<", "<", "y", "3"]])
+          arguments: [["Lamp", "", "", "y", "5", "<", "<", "n", "<", "y"], ["Lamp", "red", "Attic", "n", "y", "<", "<", "y", "9", "<", "<", "n"],
+                      ["Lamp", "", "", "y", "", "e", "", "", "", "n", "", "<", "<", "y", "3"]])
     func rebuiltFromMemory(lines: [String]) {
         var wizard = DraftWizard(entry: fresh)
         for line in lines {

@@ -21,7 +21,7 @@ import Testing
         let lines = WizardPresentation.prompt(for: .review(entry))
         #expect(lines.first == "")
         #expect(Array(lines.dropFirst().dropLast()) == Presentation.details(for: entry))
-        #expect(lines.contains("status:  Out of stock: on back order"))
+        #expect(lines.contains("status:   Out of stock: on back order"))
         #expect(lines.last == "[s]ave / [e]dit / [c]ancel / [q]uit and keep the draft: ")
     }
 

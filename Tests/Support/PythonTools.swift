@@ -1,7 +1,7 @@
 import Foundation
 
 /// The Python that runs the project's Python tools (Playwright, schemathesis): the virtual
-/// environment `scripts/setup.sh` makes in .build/python, else the `python3` on PATH.
+/// environment `scripts/setup.sh --tests` makes in .build/python, else the `python3` on PATH.
 public enum PythonTools {
     /// The executable and the arguments that come before a script's.
     public static var interpreter: (executable: String, arguments: [String]) {

@@ -34,7 +34,7 @@ row() {
 
 finish() { exit "$any_failure"; }
 
-# Exit codes the README documents.
+# Exit codes docs/exit-codes.md documents.
 is_documented_code() { case $1 in 0 | 1 | 64 | 65 | 66 | 70 | 73 | 74 | 75) return 0 ;; *) return 1 ;; esac; }
 
 # one_error_line FILE: exactly one line, starting with "error: ".

@@ -20,7 +20,7 @@ writers=16
 
 bindir=$(pg_config --bindir 2>/dev/null)
 [ -x "$bindir/initdb" ] || bindir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
-[ -x "$bindir/initdb" ] || { echo "soak: no PostgreSQL server programs (initdb); run scripts/setup.sh" >&2; exit 2; }
+[ -x "$bindir/initdb" ] || { echo "soak: no PostgreSQL server programs (initdb); run scripts/setup.sh --tests" >&2; exit 2; }
 as_server=()
 if [ "$(id -u)" = 0 ]; then
     account=${STOCKROOM_PG_USER:-postgres}

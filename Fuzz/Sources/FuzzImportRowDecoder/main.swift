@@ -9,7 +9,7 @@ import Inventory
 // - a row it accepts passes the domain's rules (`Item.validate`, what `items add` checks);
 // - a row it accepts, written the way `stockroom export` writes it, in JSON Lines (through
 //   JSONPresentation) and in CSV (the export's own row writer, formula guard included), decodes
-//   back to the same row in both formats: the same id, name, colour, status and times.
+//   back to the same row in both formats: the same id, name, colour, status, location and times.
 
 /// A decoded row with its times copied out of the decoder's reused buffers.
 struct Row: Equatable {
@@ -17,6 +17,7 @@ struct Row: Equatable {
     var name: String
     var color: Color?
     var status: Status
+    var location: ItemLocation?
     var createdAt: [UInt8]?
     var updatedAt: [UInt8]?
 
@@ -25,6 +26,7 @@ struct Row: Equatable {
         name = row.name
         color = row.color
         status = row.status
+        location = row.location
         createdAt = row.hasCreatedAt ? decoder.createdAt : nil
         updatedAt = row.hasUpdatedAt ? decoder.updatedAt : nil
     }
@@ -35,7 +37,7 @@ let stand_in = UUID(uuid: (1, 2, 3, 4, 5, 6, 0x70, 8, 0x89, 10, 11, 12, 13, 14, 
 
 /// The row as one line of `stockroom export --format jsonl`.
 func jsonLine(_ row: Row) -> [UInt8] {
-    let item = Item(id: row.id ?? stand_in, name: row.name, color: row.color, status: row.status)
+    let item = Item(id: row.id ?? stand_in, name: row.name, color: row.color, status: row.status, location: row.location)
     var text = JSONPresentation.object(for: item)
     text.removeLast() // the closing brace: the times follow, as the export writes them
     if let time = row.createdAt { text += ",\"createdAt\":\"" + String(decoding: time, as: UTF8.self) + "\"" }
@@ -52,7 +54,8 @@ final class StoredRow: ParameterSink, ColumnSource {
     init(_ row: Row) throws {
         let layout = ItemsTable.insertLayout
         var binder = RowBinder(self, at: layout.item)
-        try ItemCodec.bind(Item(id: row.id ?? stand_in, name: row.name, color: row.color, status: row.status), to: &binder)
+        try ItemCodec.bind(Item(id: row.id ?? stand_in, name: row.name, color: row.color, status: row.status, location: row.location),
+                           to: &binder)
         values[layout.createdAt] = row.createdAt ?? []
         values[layout.updatedAt] = row.updatedAt ?? []
     }

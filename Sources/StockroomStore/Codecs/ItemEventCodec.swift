@@ -11,7 +11,9 @@ import Inventory
 ///                                  color_changed 1 or 0; at least one field changed
 ///     .deleted          'deleted'  every payload column NULL
 ///
-/// The status pairs are ``StatusCodec`` under the prefixes `from_` and `to_`.
+/// The status pairs are ``StatusCodec`` under the prefixes `from_` and `to_`. The location
+/// (migration 0008) follows as `location_changed` (1 when it changed, else NULL: events older
+/// than the column have NULL) and its pair `from_location`, `to_location`.
 public enum ItemEventCodec: TaggedCodec {
     /// The cases of `ItemEvent` as stored in the tag column.
     public enum Tag: CaseIterable, Sendable {
@@ -21,6 +23,7 @@ public enum ItemEventCodec: TaggedCodec {
     static let tagColumn = "kind"
     static let payloadColumns = ["from_name", "to_name", "color_changed", "from_color", "to_color"]
         + StatusCodec.columns(prefix: "from_") + StatusCodec.columns(prefix: "to_")
+        + ["location_changed", "from_location", "to_location"]
 
     /// The tag's stored text.
     @inline(__always)
@@ -67,6 +70,8 @@ public enum ItemEventCodec: TaggedCodec {
             try ColorCodec.bind(item.color, to: &row)
             try row.bindNulls(StatusCodec.columnCount)
             try StatusCodec.bind(item.status, to: &row)
+            try row.bindNulls(2)
+            try LocationCodec.bind(item.location, to: &row)
         case .changed(let changes):
             if let name = changes.name {
                 try row.bind(name.from)
@@ -84,6 +89,13 @@ public enum ItemEventCodec: TaggedCodec {
             }
             try StatusCodec.bind(changes.status?.from, to: &row)
             try StatusCodec.bind(changes.status?.to, to: &row)
+            if let location = changes.location {
+                try row.bind(1)
+                try LocationCodec.bind(location.from, to: &row)
+                try LocationCodec.bind(location.to, to: &row)
+            } else {
+                try row.bindNulls(3)
+            }
         case .deleted:
             try row.bindNulls(payloadColumns.count)
         }
@@ -109,6 +121,10 @@ public enum ItemEventCodec: TaggedCodec {
         let toColor = try ColorCodec.decode(from: &row)
         let fromStatus = try StatusCodec.decodeOptional(from: &row)
         let toStatus = try StatusCodec.decodeOptional(from: &row)
+        let locationChanged = statement.optionalInt(at: row.next())
+        let locationsAreNull = row.areNull(2)
+        let fromLocation = LocationCodec.decode(from: &row)
+        let toLocation = LocationCodec.decode(from: &row)
 
         func invalid(_ rule: String) -> ColumnDecodingError {
             let columns = (start..<row.index).map { "\(statement.columnName(at: $0)) \(statement.describeColumn(at: $0))" }
@@ -120,10 +136,10 @@ public enum ItemEventCodec: TaggedCodec {
         switch tag {
         case .added:
             guard fromName == nil, let toName, !Item.isBlank(toName), colorChanged == nil, fromColor == nil,
-                  fromStatus == nil, let toStatus else {
+                  fromStatus == nil, let toStatus, locationChanged == nil, fromLocation == nil else {
                 throw invalid("\(text(for: .added)) holds the whole item in the to_ columns and nothing in the from_ columns")
             }
-            return .added(Item(id: itemID, name: toName, color: toColor, status: toStatus))
+            return .added(Item(id: itemID, name: toName, color: toColor, status: toStatus, location: toLocation))
         case .changed:
             let name: FieldChange<String>?
             switch (fromName, toName) {
@@ -149,13 +165,21 @@ public enum ItemEventCodec: TaggedCodec {
                 status = change
             default: throw invalid("a status change needs both statuses")
             }
-            guard let changes = ItemChanges(name: name, color: color, status: status) else {
+            let location: FieldChange<ItemLocation?>?
+            switch locationChanged {
+            case nil where locationsAreNull: location = nil
+            case 1?:
+                guard let change = FieldChange(from: fromLocation, to: toLocation) else { throw invalid("a location changed to itself") }
+                location = change
+            default: throw invalid("location_changed is 1 with the two locations, or NULL with none")
+            }
+            guard let changes = ItemChanges(name: name, color: color, status: status, location: location) else {
                 throw invalid("\(text(for: .changed)) changes at least one field")
             }
             return .changed(changes)
         case .deleted:
             guard fromName == nil, toName == nil, colorChanged == nil, fromColor == nil, toColor == nil,
-                  fromStatus == nil, toStatus == nil else {
+                  fromStatus == nil, toStatus == nil, locationChanged == nil, fromLocation == nil, toLocation == nil else {
                 throw invalid("\(text(for: .deleted)) has no payload")
             }
             return .deleted

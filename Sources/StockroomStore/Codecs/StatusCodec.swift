@@ -9,7 +9,7 @@ import Inventory
 public enum StatusCodec: TaggedCodec {
     /// The cases of `Status` as stored in the tag column.
     ///
-    /// The raw values are the implicit 0, 1, 2, … in declaration order: ``tag(matching:)`` walks
+    /// The raw values are the implicit 0, 1, 2, … in declaration order: `tag(matching:)` walks
     /// them, so a new case is matched without being named there.
     public enum Tag: UInt8, CaseIterable, Sendable {
         case inStock, outOfStock

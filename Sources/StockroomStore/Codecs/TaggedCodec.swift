@@ -1,8 +1,8 @@
 // How the domain's enums meet their tagged columns. Each enum with associated values has one
 // codec: a `Tag` enum naming its cases (switched exhaustively, so a new case is a compile error
 // in the codec), its tag column and payload columns, and the two conversions. The domain enum is
-// switched exhaustively elsewhere too (presentation, import, export, the wizard): README,
-// "Adding a status", lists every file a new `Status` case touches.
+// switched exhaustively elsewhere too (presentation, import, export, the wizard): docs/adding-a-status.md
+// lists every file a new `Status` case touches.
 // Column lists, placeholders and bind positions are derived from `columns`, never counted by
 // hand. The CHECK constraints in Migrations/ are the same rules seen from SQL.
 //

@@ -51,7 +51,7 @@ public enum BackupError: Error, Sendable, CustomStringConvertible {
         case .databaseMissing(let path):
             "no database at \(path)"
         case .serverDatabase(let location, let operation):
-            "stockroom \(operation) works on SQLite files; for the PostgreSQL database \(location) use pg_dump/pg_restore or pg_basebackup (README, \"Backups on PostgreSQL\")"
+            "stockroom \(operation) works on SQLite files; for the PostgreSQL database \(location) use pg_dump/pg_restore or pg_basebackup (docs/postgresql.md, \"Backups on PostgreSQL\")"
         case .unreadable(let path, let reason):
             "\(path) cannot be read as an SQLite database: \(reason)"
         case .notStockroomDatabase(let path, let tables) where tables.isEmpty:

@@ -33,12 +33,16 @@ public enum DatabaseBackup {
     /// connecting.
     ///
     /// - Parameters:
+    ///   - source: the database to back up.
+    ///   - destinationPath: the new file.
     ///   - replacing: replace `destinationPath` when it exists (`--force`).
+    ///   - busyTimeoutMilliseconds: how long to wait for a writer's lock on the source.
     ///   - pagesPerStep: pages copied between two progress reports; negative for one step.
+    ///   - progress: called after each step with the pages copied so far.
     /// - Throws: ``BackupError`` (nothing is left at or beside the destination, except after
     ///   ``BackupError/placedButNotSynced(_:reason:)`` and
     ///   ``BackupError/placedWithLitter(_:temporary:reason:)``, which say what is there);
-    ///   ``SQLiteError`` when the source cannot be read.
+    ///   `SQLiteError` when the source cannot be read.
     public static func run(from source: DatabaseLocation, to destinationPath: String, replacing: Bool,
                            busyTimeoutMilliseconds: Int32, pagesPerStep: Int = -1,
                            progress: (BackupProgress) -> Void = { _ in }) throws -> BackupResult {

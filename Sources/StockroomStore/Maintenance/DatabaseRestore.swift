@@ -24,21 +24,23 @@ public struct RestoreResult: Sendable {
 /// database's write lock; under it no one can commit, so the safety copy taken next is
 /// precisely the content that the final step replaces.
 public enum DatabaseRestore {
-    /// Replaces the content of the database at `livePath` with the backup at `sourcePath`.
+    /// Replaces the content of the database at `live` with the backup at `sourcePath`.
     ///
     /// The backup must pass ``DatabaseCheck`` first: an SQLite file, sound, with migrations this
-    /// binary knows, whose rows all decode.
+    /// binary knows, whose rows all decode. A PostgreSQL database at `live` is refused with
+    /// ``BackupError/serverDatabase(_:operation:)`` before connecting.
     ///
     /// - Parameters:
+    ///   - sourcePath: the backup file.
+    ///   - live: the database whose content is replaced.
     ///   - replacingContent: restore even when the live database holds items, drafts or
     ///     tables of its own (`--force`).
+    ///   - busyTimeoutMilliseconds: how long to wait for the live database's write lock.
     ///   - now: dates the safety copy's name.
     /// - Throws: ``BackupError``, ``DatabaseFileError/foreign(path:tables:)`` for another
-    ///   program's file (even when `replacingContent`), or ``SQLiteError`` (busy: the live
+    ///   program's file (even when `replacingContent`), or `SQLiteError` (busy: the live
     ///   database stayed locked).
     ///   On any failure the live database is as it was, and no safety copy is left.
-    /// A PostgreSQL database at `live` is refused with ``BackupError/serverDatabase(_:operation:)``
-    /// before connecting.
     public static func run(from sourcePath: String, into live: DatabaseLocation, replacingContent: Bool,
                            busyTimeoutMilliseconds: Int32, now: Date = Date()) throws -> RestoreResult {
         guard case .file(let livePath) = live else { throw BackupError.serverDatabase(live.description, operation: "restore") }

@@ -1,3 +1,4 @@
+import Glibc
 import SQLiteCore
 
 /// One snapshot of a database written to a new, self-contained file: the step backups and
@@ -26,12 +27,29 @@ enum SnapshotFile {
     ///   after it, ``BackupError/placedButNotSynced(_:reason:)``: `path` holds the finished
     ///   file, only its durability across a power cut is in doubt.
     static func place(_ temporary: String, at path: String, replacing: Bool) throws {
+        try removeJournals(of: temporary)
         try DurableFile.sync(temporary)
         try DurableFile.moveIntoPlace(temporary, to: path, replacing: replacing)
         do {
             try DurableFile.syncFolder(of: path)
         } catch BackupError.fileSystem(_, _, let reason) {
             throw BackupError.placedButNotSynced(path, reason: reason)
+        }
+    }
+
+    /// Removes what SQLite left beside the finished temporary file. Switching the copy back to
+    /// a rollback journal checkpoints its `-wal` into it and deletes `-wal` and `-shm`, but
+    /// SQLite ignores a failed delete; the copy is whole without them, yet they would stay
+    /// behind as litter named after a file that no longer exists. A name that cannot be
+    /// removed stops the backup before the rename, saying which: never a silent success.
+    private static func removeJournals(of temporary: String) throws {
+        for suffix in ["-wal", "-shm", "-journal"] {
+            let journal = temporary + suffix
+            var info = stat()
+            guard lstat(journal, &info) == 0 else { continue }
+            guard unlink(journal) == 0 || errno == ENOENT else {
+                throw BackupError.fileSystem(journal, operation: "remove the temporary", reason: DurableFile.lastErrorText())
+            }
         }
     }
 }

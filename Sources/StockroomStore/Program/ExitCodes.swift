@@ -1,9 +1,9 @@
 extension Failure.Code {
-    /// What the code means, in one line: `stockroom --help` prints it, and the README's
-    /// "Exit codes" table must say the same, word for word (`ExitCodeDocumentationTests`).
+    /// What the code means, in one line: `stockroom --help` prints it, and the table of
+    /// docs/exit-codes.md must say the same, word for word (`ExitCodeDocumentationTests`).
     ///
     /// A new code: a case in ``Failure/Code`` with its number, its meaning here, and the same
-    /// row in the README's table.
+    /// row in docs/exit-codes.md's table.
     package var meaning: String {
         switch self {
         case .success:
@@ -15,7 +15,7 @@ extension Failure.Code {
         case .historyGone:
             "`events --follow`: the history being followed is gone: replaced by `restore` (positions may go backwards), or the database file deleted or replaced; `events --after N` past the last event. Follow again from the start (`--after 0`)"
         case .usage:
-            "bad command line: unknown or conflicting flags, a malformed or ambiguous id, an invalid value, a name with a control character or made only of invisible characters, an argument that is not valid UTF-8, SQL that `query` refuses, `draft wizard` without a terminal on stdin and stdout, `backup` or `restore` on a PostgreSQL database (the server's own tools copy it: README, \"Backups on PostgreSQL\")"
+            "bad command line: unknown or conflicting flags, a malformed or ambiguous id, an invalid value, a name with a control character or made only of invisible characters, an argument that is not valid UTF-8, SQL that `query` refuses, `draft wizard` without a terminal on stdin and stdout, `backup` or `restore` on a PostgreSQL database (the server's own tools copy it: docs/postgresql.md, \"Backups on PostgreSQL\")"
         case .dataError:
             "data that breaks a rule: saving a draft with a blank name, bad rows in an `import` file (nothing imported), a row that does not decode, a database whose migrations cannot be trusted (edited, unknown/newer, gap) or that `migrate verify` finds off, a failing migration, a query that fails while running, a SQLite file that is not a Stockroom database (any command but `query` and `check`), a write a PostgreSQL constraint refused"
         case .notFound:

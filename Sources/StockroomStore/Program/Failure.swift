@@ -3,13 +3,13 @@ import Glibc
 import Inventory
 import TextFormats
 
-/// Maps every error to the exit codes documented in the README (sysexits.h values), and
+/// Maps every error to the exit codes documented in docs/exit-codes.md (sysexits.h values), and
 /// prints it as a single `error:` line on stderr: for every program, which supplies only its
 /// command-line parser's reading of the parser's own errors (``Parser``).
 package enum Failure {
     /// Exit codes: the one list of them. Each case's meaning is in ExitCodes.swift (an
     /// exhaustive switch, so a new case does not compile without one); `stockroom --help` is
-    /// generated from them and a test holds the README's table to them word for word.
+    /// generated from them and a test holds docs/exit-codes.md's table to them word for word.
     package enum Code: Int32, CaseIterable, Sendable {
         case success = 0
         case pending = 1       // `migrate status --exit-code`: migrations wait to be applied
@@ -133,10 +133,9 @@ package enum Failure {
     /// other by `parser` (an error that means success reads as ``Code/success`` and "").
     package static func classify(_ error: any Error, parser: Parser) -> (Code, String) {
         // The engines' errors (and the migrations' and files') are explained by the store,
-        // for both engines (StoreFailure.Report, which the web server reads too); the exit code
-        // is a program's.
-        if let report = StoreFailure.report(error, secondsWaited: { secondsWaited }) {
-            return (code(for: report.category), report.message)
+        // for both engines, in the one table the web server reads too (StoreFailure).
+        if let failure = StoreFailure.of(error, secondsWaited: { secondsWaited }) {
+            return (failure.kind.exitCode, failure.message)
         }
         switch error {
         case let error as Message:
@@ -149,7 +148,7 @@ package enum Failure {
             case .versionConflict: return (.versionConflict, error.description)
             }
         case let error as InventoryError:
-            if case .controlCharacterInName = error { return (.usage, error.description) }
+            if error.isMalformedInput { return (.usage, error.description) }
             return (.dataError, error.description)
         case let error as TransferError:
             return (.ioError, error.description)
@@ -189,17 +188,6 @@ package enum Failure {
         case .destinationNotEmpty: .cannotCreate
         case .undecodableRow: .dataError
         case .verificationFailed: .ioError
-        }
-    }
-
-    private static func code(for category: StoreFailure.Report.Category) -> Code {
-        switch category {
-        case .busy: .busy
-        case .io: .ioError
-        case .data: .dataError
-        case .usage: .usage
-        case .unavailable: .unavailable
-        case .unexpected: .software
         }
     }
 }

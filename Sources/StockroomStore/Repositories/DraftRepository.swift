@@ -68,7 +68,7 @@ public struct DraftRepository {
     /// Saves the draft: inserts its item and deletes the draft, in one transaction.
     ///
     /// - Returns: the new item.
-    /// - Throws: ``InventoryError/blankName`` while the name is blank (the draft is kept).
+    /// - Throws: `InventoryError/blankName` while the name is blank (the draft is kept).
     @discardableResult
     public func save(id: UUID) throws -> Item {
         switch engine {

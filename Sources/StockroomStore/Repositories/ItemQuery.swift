@@ -35,6 +35,9 @@ public struct ItemQuery: Sendable, Equatable {
     public var status: StatusFilter?
     /// Keep only items with this colour.
     public var color: Color?
+    /// Keep only items kept here: the whole location, ignoring letter case as ``nameContains``
+    /// does (the engine's case-insensitive LIKE, without wildcards).
+    public var location: ItemLocation?
     /// Keep only items whose name contains this text, ignoring ASCII letter case.
     public var nameContains: String?
     /// Keep only items whose name starts with this text (exact letter case; uses the index).
@@ -64,8 +67,10 @@ public struct ItemQuery: Sendable, Equatable {
 
     /// Creates a query; with no arguments it matches every item.
     public init(status: StatusFilter? = nil, color: Color? = nil, nameContains: String? = nil,
-                namePrefix: String? = nil, limit: Int? = nil, offset: Int = 0, after: Position? = nil) {
+                namePrefix: String? = nil, limit: Int? = nil, offset: Int = 0, after: Position? = nil,
+                location: ItemLocation? = nil) {
         self.status = status
+        self.location = location
         self.color = color
         self.nameContains = nameContains
         self.namePrefix = namePrefix
@@ -95,6 +100,7 @@ public struct ItemQuery: Sendable, Equatable {
         case nil: break
         }
         if color != nil { conditions.append("color = ?") }
+        if location != nil { conditions.append("\(LocationCodec.column) \(dialect.caseInsensitiveLike) ? ESCAPE '\\'") }
         if nameContains != nil { conditions.append(ItemQuery.containsCondition(dialect)) }
         // A half-open range on the index instead of LIKE, which cannot use a BINARY index.
         if namePrefix != nil { conditions.append("name >= ? AND name < ? || \(dialect.greatestCharacter)") }
@@ -103,6 +109,7 @@ public struct ItemQuery: Sendable, Equatable {
         return (conditions, { statement, first in
             var index = first
             if let color = query.color { try statement.bindStatic(ColorCodec.text(for: color), at: index); index += 1 }
+            if let location = query.location { try statement.bind(ItemQuery.escapeLike(location.text), at: index); index += 1 }
             if let text = query.nameContains { try statement.bind(ItemQuery.containsPattern(text), at: index); index += 1 }
             if let prefix = query.namePrefix {
                 try statement.bind(prefix, at: index)

@@ -7,7 +7,7 @@ import SQLiteCore
 ///
 /// Every method that writes runs in one transaction of its own, or inside the caller's
 /// transaction when one is open. Items are validated before they are written, so a domain
-/// rule fails with an ``InventoryError`` before the database's CHECK constraints are ever
+/// rule fails with an `InventoryError` before the database's CHECK constraints are ever
 /// reached. The work is written once, in `ItemRecords`, generic over the engine; this type
 /// holds the engine's specialised copy and forwards to it, so SQLite's path makes direct calls.
 public struct ItemRepository {
@@ -18,7 +18,7 @@ public struct ItemRepository {
 
     /// Adds one item; the database records version 1 (`added`) of its history.
     ///
-    /// - Throws: ``InventoryError`` for a blank name or invalid quantity; the engine's
+    /// - Throws: `InventoryError` for a blank name or invalid quantity; the engine's
     ///   constraint error when the id already exists.
     public func insert(_ item: Item) throws {
         switch engine {
@@ -90,10 +90,13 @@ public struct ItemRepository {
     /// Applies `edit` to the item with `id` and returns the result; when anything changed, the
     /// change is recorded as the item's next version.
     ///
-    /// - Parameter expectedVersion: when given, the update happens only if the item is still at
-    ///   this version.
+    /// - Parameters:
+    ///   - id: the item.
+    ///   - edit: what changes.
+    ///   - expectedVersion: when given, the update happens only if the item is still at this
+    ///     version.
     /// - Throws: ``StoreError/notFound(_:_:)``, ``StoreError/versionConflict(id:expected:current:)``,
-    ///   ``InventoryError``.
+    ///   `InventoryError`.
     @discardableResult
     public func update(id: UUID, with edit: ItemEdit, ifVersion expectedVersion: Int? = nil) throws -> Item {
         switch engine {
@@ -185,8 +188,18 @@ public struct ItemRepository {
     }
 
     /// The names of the columns an item is stored in (`id, name, color, status, …`), in order:
-    /// the table's own (``ItemsTable``).
+    /// the table's own (`ItemsTable`).
     public static var columnNames: [String] { ItemsTable.itemColumns }
+
+    /// The item's value in each of ``columnNames``, as text (NULL as ""): what its row holds,
+    /// written by the codec that stores it.
+    public static func columnTexts(for item: Item) -> [String] {
+        let row = ColumnTextRow(count: ItemsTable.itemColumns.count)
+        var binder = RowBinder(row)
+        // Binding into an array of strings cannot fail.
+        _ = try? ItemCodec.bind(item, to: &binder)
+        return row.fields
+    }
 }
 
 /// The `items` table on one engine's connection: what ``ItemRepository`` does, written once.

@@ -10,9 +10,18 @@ struct ImportedRow {
     var name: String
     var color: Color?
     var status: Status
+    /// Where it is kept; nil when the row leaves it out, empty or blank.
+    var location: ItemLocation?
     /// Whether the row gave its times; their text is in the decoder's buffers.
     var hasCreatedAt: Bool
     var hasUpdatedAt: Bool
+
+    /// The item the row describes, under `id`: the one place an imported row's fields become an
+    /// item's, for every import path.
+    @inline(__always)
+    func item(id: UUID) -> Item {
+        Item(id: id, name: name, color: color, status: status, location: location)
+    }
 }
 
 /// Turns rows of CSV or JSON Lines into ``ImportedRow``s. One decoder serves a whole import and
@@ -93,6 +102,12 @@ final class ImportRowDecoder {
             }
         }
         let status = try csvStatus(reader, columns: columns)
+        var location: ItemLocation?
+        if let index = columns[.location] {
+            location = try reader.withField(index) { bytes throws in
+                bytes.isEmpty ? nil : try ImportRowDecoder.location(ItemCSVLayout.removingFormulaGuard(bytes))
+            }
+        }
         var hasCreated = false, hasUpdated = false
         if let index = columns[.createdAt] {
             hasCreated = try reader.withField(index) { bytes throws in try ImportRowDecoder.timestamp(bytes, into: &createdAt, column: "created_at") }
@@ -100,7 +115,8 @@ final class ImportRowDecoder {
         if let index = columns[.updatedAt] {
             hasUpdated = try reader.withField(index) { bytes throws in try ImportRowDecoder.timestamp(bytes, into: &updatedAt, column: "updated_at") }
         }
-        return try ImportRowDecoder.checked(ImportedRow(id: id, name: name, color: color, status: status, hasCreatedAt: hasCreated, hasUpdatedAt: hasUpdated))
+        return try ImportRowDecoder.checked(ImportedRow(id: id, name: name, color: color, status: status, location: location,
+                                                        hasCreatedAt: hasCreated, hasUpdatedAt: hasUpdated))
     }
 
     /// The status columns through ``StatusCodec``: its tag text, the quantity, the flag as 1/0
@@ -139,13 +155,13 @@ final class ImportRowDecoder {
 
     // MARK: JSON Lines
 
-    private enum JSONKey: Int { case id, name, color, status, createdAt, updatedAt }
+    private enum JSONKey: Int { case id, name, color, status, location, createdAt, updatedAt }
 
     /// Decodes one line of JSON Lines: an object as `stockroom export` writes it. Keys may come
     /// in any order; `id`, `color` and the times may be left out (or null).
     func decode(jsonLine line: UnsafeBufferPointer<UInt8>) throws -> ImportedRow {
         var scanner = JSONScanner(line)
-        var id: UUID?, name: String?, color: Color?, status: Status?
+        var id: UUID?, name: String?, color: Color?, status: Status?, location: ItemLocation?
         var hasCreated = false, hasUpdated = false
         var seen = 0 // one bit per key
         try scanner.expect(UInt8(ascii: "{"))
@@ -160,9 +176,10 @@ final class ImportRowDecoder {
                 case "name": key = .name
                 case "color": key = .color
                 case "status": key = .status
+                case "location": key = .location
                 case "createdAt": key = .createdAt
                 case "updatedAt": key = .updatedAt
-                case let other: throw RowProblem("unknown key \(JSONText.string(other)) (keys: id, name, color, status, createdAt, updatedAt)")
+                case let other: throw RowProblem("unknown key \(JSONText.string(other)) (keys: id, name, color, status, location, createdAt, updatedAt)")
                 }
                 guard seen & (1 << key.rawValue) == 0 else { throw RowProblem("key \(JSONText.string(String(decoding: scratch, as: UTF8.self))) appears twice") }
                 seen |= 1 << key.rawValue
@@ -183,6 +200,11 @@ final class ImportRowDecoder {
                     }
                 case .status:
                     status = try jsonStatus(&scanner)
+                case .location:
+                    if !scanner.null() {
+                        try scanner.string(into: &scratch)
+                        location = try scratch.withUnsafeBufferPointer { bytes throws in try ImportRowDecoder.location(bytes) }
+                    }
                 case .createdAt:
                     if !scanner.null() {
                         try scanner.string(into: &scratch)
@@ -199,7 +221,8 @@ final class ImportRowDecoder {
         guard scanner.isAtEnd() else { throw scanner.problem("text after the object") }
         guard let name else { throw RowProblem("missing name") }
         guard let status else { throw RowProblem("missing status") }
-        return try ImportRowDecoder.checked(ImportedRow(id: id, name: name, color: color, status: status, hasCreatedAt: hasCreated, hasUpdatedAt: hasUpdated))
+        return try ImportRowDecoder.checked(ImportedRow(id: id, name: name, color: color, status: status, location: location,
+                                                        hasCreatedAt: hasCreated, hasUpdatedAt: hasUpdated))
     }
 
     private func jsonStatus(_ scanner: inout JSONScanner) throws -> Status {
@@ -263,7 +286,7 @@ final class ImportRowDecoder {
     /// The domain's own rules, so that import refuses exactly what `items add` refuses.
     private static func checked(_ row: ImportedRow) throws -> ImportedRow {
         do {
-            try Item(id: row.id ?? placeholderID, name: row.name, color: row.color, status: row.status).validate()
+            try row.item(id: row.id ?? placeholderID).validate()
         } catch let error as InventoryError {
             throw RowProblem(error == .blankName ? "missing or blank name" : error.description)
         } catch {
@@ -283,6 +306,15 @@ final class ImportRowDecoder {
     private static func text(_ bytes: UnsafeBufferPointer<UInt8>, column: String) throws -> String {
         guard let text = String(validating: bytes, as: UTF8.self) else { throw RowProblem("invalid UTF-8 in \(column)") }
         return text
+    }
+
+    /// A location by ``ItemLocation``'s rule: trimmed, nil when blank.
+    private static func location(_ bytes: UnsafeBufferPointer<UInt8>) throws -> ItemLocation? {
+        do {
+            return try ItemLocation.parse(try text(bytes, column: "location"))
+        } catch let error as InventoryError {
+            throw RowProblem(error.description)
+        }
     }
 
     @inline(__always)

@@ -13,7 +13,7 @@ import StockroomMigrations
 /// into SQLite through one prepared INSERT per table. Secondary indexes are dropped before the
 /// load and built again after it, as a bulk load should. Before committing, every row of the
 /// destination is read back (in one streamed read per table, in whatever order the engine reads
-/// fastest) and compared with the source's: the same count and the same ``RowChecksum`` per
+/// fastest) and compared with the source's: the same count and the same `RowChecksum` per
 /// table, or nothing is committed.
 public enum InventoryCopy {
     /// The tables copied, in order; each one's `rawValue` is its name in the database.
@@ -64,12 +64,15 @@ public enum InventoryCopy {
     /// Copies everything at `source` into `destination`.
     ///
     /// - Parameters:
+    ///   - source: the database copied from.
+    ///   - destination: the database copied into, created and migrated when missing.
+    ///   - busyTimeoutMilliseconds: how long each side waits for another writer's lock.
     ///   - replacing: replace a destination that already holds items, history or drafts;
     ///     without it such a destination is refused before anything is written.
     ///   - progress: called as rows are written and verified.
-    /// - Throws: ``CopyError``; either engine's errors (``SQLiteCore/SQLiteError``,
-    ///   ``PostgresCore/PostgresError``: busy, server gone, a constraint the destination refused);
-    ///   ``DatabaseFileError`` or ``MigrationError`` for a database that cannot be opened as an
+    /// - Throws: ``CopyError``; either engine's errors (`SQLiteCore/SQLiteError`,
+    ///   `PostgresCore/PostgresError`: busy, server gone, a constraint the destination refused);
+    ///   ``DatabaseFileError`` or `MigrationError` for a database that cannot be opened as an
     ///   inventory. On any failure the destination holds what it held before (a destination
     ///   file the copy created is removed again; a server database keeps the schema the copy
     ///   migrated it to, without rows).

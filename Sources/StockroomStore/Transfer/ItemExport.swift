@@ -136,10 +136,10 @@ public enum ItemExport {
 
     // MARK: Fields
 
-    /// The current row through ``ItemCodec``: the colour and status decoded, the id and name
-    /// left as column positions so their text is copied out without making a `String`.
+    /// The current row through ``ItemCodec``: the colour and status decoded, the id, name and
+    /// location left as column positions so their text is copied out without making a `String`.
     @inline(__always)
-    private static func decodedRow<Row: ColumnSource>(_ statement: Row) throws -> (id: Int, name: Int, color: Color?, status: Status) {
+    private static func decodedRow<Row: ColumnSource>(_ statement: Row) throws -> (id: Int, name: Int, color: Color?, status: Status, location: Int) {
         var row = RowReader(statement, at: layout.item)
         do {
             return try ItemCodec.decodeInPlace(from: &row)
@@ -168,6 +168,10 @@ public enum ItemExport {
         case .outOfStock(let isOnBackOrder):
             try output.append(",,")
             try output.append(StatusCodec.flagText(isOnBackOrder))
+        }
+        try output.append(UInt8(ascii: ","))
+        if !statement.isNull(at: row.location) {
+            try statement.withText(at: row.location) { location in try writeCSVName(location, to: output) }
         }
         try output.append(UInt8(ascii: ","))
         try statement.withText(at: layout.createdAt) { time in try output.append(time) }
@@ -228,6 +232,12 @@ public enum ItemExport {
             try output.append(shape.inStockSuffix)
         case .outOfStock(let isOnBackOrder):
             try output.append(isOnBackOrder ? shape.backOrder : shape.outOfStock)
+        }
+        try output.append(",\"location\":")
+        if statement.isNull(at: row.location) {
+            try output.append("null")
+        } else {
+            try statement.withText(at: row.location) { location in try JSONText.writeString(location, to: output) }
         }
         try output.append(",\"createdAt\":\"")
         try statement.withText(at: layout.createdAt) { time in try output.append(time) }

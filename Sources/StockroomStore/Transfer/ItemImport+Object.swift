@@ -17,6 +17,6 @@ extension ItemImport {
         let row = try bytes.withUnsafeMutableBufferPointer { buffer in
             try ImportRowDecoder().decode(jsonLine: UnsafeBufferPointer(buffer))
         }
-        return Item(id: row.id ?? UUID.version7(), name: row.name, color: row.color, status: row.status)
+        return row.item(id: row.id ?? UUID.version7())
     }
 }

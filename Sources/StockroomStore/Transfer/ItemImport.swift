@@ -10,7 +10,7 @@ import Inventory
 /// as it was, since nothing is committed before the last row.
 ///
 /// These rules are written once, over the seam; how the rows reach `items` is the engine's
-/// (``StoreConnection/importing(_:_:)``): into a file each row as it is read, with the secondary
+/// (`StoreConnection/importing(_:_:)`): into a file each row as it is read, with the secondary
 /// indexes of an empty `items` dropped first and rebuilt after the load (a sorted index build is
 /// several times faster than a million random inserts into three B-trees); into a server
 /// through a staging COPY and set-based statements once the input is read.
@@ -176,7 +176,7 @@ public struct ItemImport {
                         case .fail: problems.add(line: line, ItemImport.existingIDProblem(id))
                         case .skip: existing += 1
                         case .replace:
-                            if ItemChanges(from: item, to: Item(id: id, name: row.name, color: row.color, status: row.status)) == nil {
+                            if ItemChanges(from: item, to: row.item(id: id)) == nil {
                                 unchanged += 1
                             } else {
                                 existing += 1
@@ -309,7 +309,7 @@ extension ItemImport {
                                                to insert: Statement) throws -> (item: Item, created: [UInt8], updated: [UInt8]) {
         let layout = ItemsTable.insertLayout
         var binder = RowBinder(insert, at: layout.item)
-        let item = Item(id: id, name: row.name, color: row.color, status: row.status)
+        let item = row.item(id: id)
         try ItemCodec.bind(item, to: &binder)
         let created = row.hasCreatedAt ? decoder.createdAt : now
         let updated = row.hasUpdatedAt ? decoder.updatedAt : (row.hasCreatedAt ? decoder.createdAt : now)

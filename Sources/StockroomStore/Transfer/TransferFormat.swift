@@ -25,7 +25,7 @@ public enum TransferFormat: String, Sendable, CaseIterable {
 enum ItemCSVLayout {
     /// The fields, in the order of ``ItemsTable/insertLayout``, which names them.
     enum Column: Int, CaseIterable {
-        case id, name, color, status, quantity, isOnBackOrder, createdAt, updatedAt
+        case id, name, color, status, quantity, isOnBackOrder, location, createdAt, updatedAt
 
         /// The column's name in the header.
         var title: String { ItemCSVLayout.titles[rawValue] }

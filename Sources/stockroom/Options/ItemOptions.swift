@@ -54,7 +54,39 @@ struct ColorChangeOptions: ParsableArguments {
     }
 }
 
-/// `--name`, `--color | --no-color`, `--quantity | --out-of-stock [--back-order]`: a change to
+/// `--location TEXT | --no-location`: changing an existing item's or draft's location.
+struct LocationChangeOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Set where it is kept (at most \(ItemLocation.maximumLength) characters; empty or blank removes it).", valueName: "text"))
+    var location: String?
+
+    @Flag(help: "Remove the location.")
+    var noLocation = false
+
+    func validate() throws {
+        if location != nil && noLocation { throw ValidationError("--location and --no-location cannot be used together") }
+        _ = try LocationRule.parse(location)
+    }
+
+    var change: ItemEdit.LocationChange? {
+        if noLocation { return .remove }
+        guard let location else { return nil }
+        return (try? ItemLocation.parse(location)).flatMap { $0.map { .set($0) } } ?? .remove
+    }
+}
+
+enum LocationRule {
+    /// The location `--location` names (nil for none), or a usage error naming the option.
+    static func parse(_ text: String?, flag: String = "--location") throws -> ItemLocation? {
+        guard let text else { return nil }
+        do {
+            return try ItemLocation.parse(text)
+        } catch {
+            throw ValidationError("\(flag): \(error)")
+        }
+    }
+}
+
+/// `--name`, `--color | --no-color`, `--location | --no-location`, `--quantity | --out-of-stock [--back-order]`: a change to
 /// some fields of an item or a draft, shared by `items update` and `draft edit`.
 struct ItemChangeOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The new name.", valueName: "name"))
@@ -62,12 +94,15 @@ struct ItemChangeOptions: ParsableArguments {
 
     @OptionGroup var color: ColorChangeOptions
     @OptionGroup var status: StatusOptions
+    @OptionGroup var location: LocationChangeOptions
 
     /// The change asked for.
-    var edit: ItemEdit { ItemEdit(name: name, color: color.change, status: status.status) }
+    var edit: ItemEdit { ItemEdit(name: name, color: color.change, status: status.status, location: location.change) }
 
     func validate() throws {
-        if edit.isEmpty { throw ValidationError("nothing to change: give --name, --color, --no-color, --quantity or --out-of-stock") }
+        if edit.isEmpty {
+            throw ValidationError("nothing to change: give --name, --color, --no-color, --quantity, --out-of-stock, --location or --no-location")
+        }
         try NameRule.requireValid(name)
     }
 }

@@ -17,10 +17,10 @@ enum Output {
     /// The columns of `items`, as the codecs name them.
     static let itemCSVHeader = ItemRepository.columnNames
 
-    /// An item's raw column values, the status columns through its codec (as stored: the tag,
-    /// the quantity, the back-order flag as 0/1; NULL as an empty field).
+    /// An item's raw column values under ``itemCSVHeader``, as its codecs store them (the
+    /// status's tag, the quantity, the back-order flag as 0/1; NULL as an empty field).
     static func csvFields(for item: Item) -> [String] {
-        [item.id.lowercasedString, item.name, item.color?.rawValue ?? ""] + StatusCodec.columnTexts(for: item.status)
+        ItemRepository.columnTexts(for: item)
     }
 }
 

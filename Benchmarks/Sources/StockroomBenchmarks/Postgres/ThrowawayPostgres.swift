@@ -29,7 +29,7 @@ final class ThrowawayPostgres {
         let versions = ((try? FileManager.default.contentsOfDirectory(atPath: debian)) ?? []).compactMap { Int($0) }.sorted(by: >)
         let candidates = (environment["STOCKROOM_PG_BINDIR"].map { [$0] } ?? []) + versions.map { "\(debian)/\($0)/bin" }
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0 + "/initdb") }) else {
-            throw BenchmarkError(message: "no PostgreSQL server programs (initdb) found; run scripts/setup.sh, or set STOCKROOM_PG_BINDIR")
+            throw BenchmarkError(message: "no PostgreSQL server programs (initdb) found; run scripts/setup.sh --tests, or set STOCKROOM_PG_BINDIR")
         }
         binDirectory = found
         if geteuid() == 0 {

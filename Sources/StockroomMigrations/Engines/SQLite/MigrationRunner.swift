@@ -104,7 +104,7 @@ public final class MigrationRunner: MigrationRunning {
 
     /// Runs a no-transaction migration, then records it unless another process did meanwhile.
     /// Nothing can lock out a second process running the same file at the same moment, which
-    /// is why the README asks for such migrations to be safe to repeat.
+    /// is why docs/migrations.md asks for such migrations to be safe to repeat.
     private func applyOutsideTransaction(_ migration: Migration) throws -> Migration? {
         try run(migration)
         return try database.writeTransaction {

@@ -17,7 +17,7 @@ extension PostgresStoreConnection {
 extension Connection {
     /// How long a statement on this connection waits for a lock another session holds (a row
     /// another command is changing, the migrations' advisory lock) before failing with a
-    /// ``PostgresError`` of kind `timedOut` (55P03): `--busy-timeout` on a server, as SQLite's
+    /// `PostgresError` of kind `timedOut` (55P03): `--busy-timeout` on a server, as SQLite's
     /// busy timeout on a file. 0 waits without limit, as PostgreSQL reads it.
     public func waitForLocks(milliseconds: Int32) throws {
         try setSetting("lock_timeout", to: String(max(milliseconds, 1)))

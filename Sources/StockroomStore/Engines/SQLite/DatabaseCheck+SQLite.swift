@@ -6,14 +6,19 @@ extension DatabaseCheck {
     /// Checks `database` (see ``check(_:migrations:)``): SQLite's `integrity_check` and
     /// `foreign_key_check` first, then what every engine checks.
     static func run(on database: Database, migrations: MigrationSet = .embedded(.sqlite)) throws -> Report {
-        try check(database, migrations: migrations)
+        // An older schema is checked as it is, its missing columns read as NULL, as a read
+        // command reads it (a file whose migrations cannot be read is reported by the check).
+        if let version = try? MigrationRunner(database: database, migrations: migrations).appliedMigrations().last?.version {
+            try database.readOlderColumns(schemaVersion: version)
+        }
+        return try check(database, migrations: migrations)
     }
 
     /// Opens the file at `path` read-only and checks it. A file SQLite cannot open as a
     /// database is reported as an integrity problem, like damage found inside one.
     ///
     /// - Throws: ``BackupError/databaseMissing(_:)`` when there is no file (none is created);
-    ///   ``SQLiteError`` when the check cannot run.
+    ///   `SQLiteError` when the check cannot run.
     public static func run(onFileAt path: String, busyTimeoutMilliseconds: Int32 = 5_000,
                            migrations: MigrationSet = .embedded(.sqlite)) throws -> Report {
         guard FileManager.default.fileExists(atPath: path) else { throw BackupError.databaseMissing(path) }

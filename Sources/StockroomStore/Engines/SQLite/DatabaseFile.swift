@@ -54,9 +54,9 @@ public enum DatabaseFile {
     ///
     /// - Returns: nil when there is no file at `path` (none is created).
     /// - Throws: ``DatabaseFileError/foreign(path:tables:)`` unless accepted;
-    ///   ``MigrationError`` for untrusted migrations unless accepted;
+    ///   `MigrationError` for untrusted migrations unless accepted;
     ///   ``DatabaseFileError/cannotRead(path:error:)`` when the file exists but cannot be read;
-    ///   ``SQLiteError`` (`SQLITE_NOTADB`) for a file that is not a database.
+    ///   `SQLiteError` (`SQLITE_NOTADB`) for a file that is not a database.
     public static func openForReading(
         path: String, busyTimeoutMilliseconds: Int32, migrations: MigrationSet = .embedded(.sqlite),
         accepting acceptance: Acceptance = []
@@ -91,8 +91,13 @@ public enum DatabaseFile {
     /// Nothing is written to a file that is refused: a foreign file, a database with
     /// migrations this binary does not know or that were edited, a file that is not a database.
     ///
-    /// - Parameter onApplied: called for each migration this call applied, once it is in the file.
-    /// - Throws: ``DatabaseFileError``, ``MigrationError`` or ``SQLiteError``.
+    /// - Parameters:
+    ///   - path: the database file.
+    ///   - busyTimeoutMilliseconds: how long to wait for another process's lock.
+    ///   - migrations: the migrations the file must have.
+    ///   - target: the last version to apply; nil for all.
+    ///   - onApplied: called for each migration this call applied, once it is in the file.
+    /// - Throws: ``DatabaseFileError``, `MigrationError` or `SQLiteError`.
     public static func openForWriting(
         path: String, busyTimeoutMilliseconds: Int32, migrations: MigrationSet = .embedded(.sqlite),
         upTo target: Int? = nil, onApplied: (Migration) -> Void = { _ in }

@@ -19,7 +19,7 @@ struct BackupCommand: ParsableCommand {
             stderr. Exit codes: \(Failure.Code.notFound.rawValue) no database; \(Failure.Code.dataError.rawValue) not a Stockroom database; \(Failure.Code.cannotCreate.rawValue) DEST exists \
             (without --force) or cannot be created; \(Failure.Code.ioError.rawValue) the copy failed its check or could not be \
             written, or DEST is written but the folder could not be synced; \(Failure.Code.busy.rawValue) busy; \(Failure.Code.usage.rawValue) the \
-            database is PostgreSQL (use pg_dump or pg_basebackup: README, "Backups on PostgreSQL").
+            database is PostgreSQL (use pg_dump or pg_basebackup: docs/postgresql.md, "Backups on PostgreSQL").
             """
     )
 

@@ -14,7 +14,7 @@ struct RestoreCommand: ParsableCommand {
             a mix. Exit codes: \(Failure.Code.notFound.rawValue) SRC missing; \(Failure.Code.usage.rawValue) SRC is the database itself; \(Failure.Code.dataError.rawValue) SRC breaks a \
             rule (unknown migrations, undecodable rows, not a Stockroom database); \(Failure.Code.ioError.rawValue) SRC is not \
             a database or is damaged; \(Failure.Code.cannotCreate.rawValue) the database holds data (without --force); \(Failure.Code.busy.rawValue) busy; \(Failure.Code.usage.rawValue) the \
-            database is PostgreSQL (use pg_restore: README, "Backups on PostgreSQL").
+            database is PostgreSQL (use pg_restore: docs/postgresql.md, "Backups on PostgreSQL").
             """
     )
 

@@ -20,12 +20,17 @@ struct AddDraft: ParsableCommand {
 
     @OptionGroup var status: StatusOptions
 
+    @Option(help: ArgumentHelp("Where it is kept (at most \(ItemLocation.maximumLength) characters).", valueName: "text"))
+    var location: String?
+
     func validate() throws {
         try NameRule.requireValid(name)
+        _ = try LocationRule.parse(location)
     }
 
     func run() throws {
-        let edit = ItemEdit(name: name, color: color.map { .set($0) }, status: status.status)
+        let edit = ItemEdit(name: name, color: color.map { .set($0) }, status: status.status,
+                            location: try LocationRule.parse(location).map { .set($0) })
         let entry = try database.openStore().drafts.startAdding(edit)
         Output.line(entry.id.lowercasedString)
     }

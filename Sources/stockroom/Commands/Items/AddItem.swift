@@ -20,12 +20,17 @@ struct AddItem: ParsableCommand {
 
     @OptionGroup var status: StatusOptions
 
+    @Option(help: ArgumentHelp("Where it is kept (at most \(ItemLocation.maximumLength) characters).", valueName: "text"))
+    var location: String?
+
     func validate() throws {
         try NameRule.requireNotBlank(name)
+        _ = try LocationRule.parse(location)
     }
 
     func run() throws {
-        let item = Item(name: name, color: color, status: status.status ?? .inStock(quantity: 1))
+        let item = Item(name: name, color: color, status: status.status ?? .inStock(quantity: 1),
+                        location: try LocationRule.parse(location))
         try database.openStore().items.insert(item)
         Output.line(item.id.lowercasedString)
     }

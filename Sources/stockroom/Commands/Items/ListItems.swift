@@ -57,6 +57,9 @@ struct ListItems: ParsableCommand {
     @Option(help: ArgumentHelp("Only items of this colour.", valueName: "color"))
     var color: Color?
 
+    @Option(help: ArgumentHelp("Only items kept here (the whole location, letters in any case).", valueName: "text"))
+    var location: String?
+
     @Option(help: ArgumentHelp("Only items whose name contains this text (ASCII letters match in any case).", valueName: "text"))
     var search: String?
 
@@ -75,10 +78,12 @@ struct ListItems: ParsableCommand {
         }
         if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
         if offset < 0 { throw ValidationError("--offset must not be negative") }
+        _ = try LocationRule.parse(location)
     }
 
     var query: ItemQuery {
-        ItemQuery(status: status ?? statusFlag?.filter, color: color, nameContains: search, limit: limit, offset: offset)
+        ItemQuery(status: status ?? statusFlag?.filter, color: color, nameContains: search, limit: limit, offset: offset,
+                  location: (try? LocationRule.parse(location)) ?? nil)
     }
 
     func run() throws {

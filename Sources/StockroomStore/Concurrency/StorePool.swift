@@ -1,14 +1,24 @@
 import FoundationEssentials
 import Dispatch
 import Glibc
-import StockroomStore
 import Synchronization
 
-/// A few threads, each owning one open ``InventoryStore``, that run the server's database work.
+/// The store that tasks share: a few threads, each owning one open ``InventoryStore``, that
+/// run reads and writes for async code. `Sendable`; open it once and hand it around.
+///
+/// ```swift
+/// let pool = try await StorePool.open(.file("inventory.sqlite"))
+/// defer { pool.close() }
+/// try await pool.write { store in
+///     try store.items.insert(Item(name: "Keyboard", status: .inStock(quantity: 3)))
+/// }
+/// let items = try await pool.read { store in try store.items.items() }
+/// ```
 ///
 /// Why threads and not the async executor: every store call blocks (SQLite's busy wait up to
-/// `--busy-timeout`, a round trip to a PostgreSQL server), and a blocked cooperative thread
-/// stalls every other request on a 2-core machine. Why one store per thread: an
+/// the busy timeout, a round trip to a PostgreSQL server), and a blocked cooperative thread
+/// stalls every other task on a 2-core machine. The bodies you pass run on the pool's own
+/// threads; the awaiting task is suspended, never blocked. Why one store per thread: an
 /// ``InventoryStore`` is a connection, not `Sendable`; each one is opened, used and closed on
 /// the thread that owns it, so nothing crosses threads but `Sendable` closures and results.
 /// Several connections let reads run beside a write (SQLite's WAL; a server's MVCC); writes
@@ -38,6 +48,34 @@ public final class StorePool: Sendable {
     /// Where the stores are, when the pool was opened for a location: what the server's event
     /// streams observe (``CommitBroadcast``).
     public let location: DatabaseLocation?
+
+    /// How many connections ``open(_:busyTimeout:readOnly:connections:)`` opens by default: a
+    /// few readers beside a writer.
+    public static let defaultConnections = 4
+
+    /// Opens the inventory at `location` with `connections` stores.
+    ///
+    /// - Parameters:
+    ///   - location: the SQLite file or PostgreSQL server.
+    ///   - busyTimeout: how long a write waits for another process's write lock (SQLite) or
+    ///     row lock (PostgreSQL) before failing as busy.
+    ///   - readOnly: open without creating or migrating anything, and refuse writes (a
+    ///     SQLite file opened query-only); a missing file reads as an empty inventory.
+    ///     Otherwise the database is created and migrated as by any writing command.
+    ///   - connections: how many stores the pool opens, and so how many bodies run at once.
+    /// - Throws: what ``InventoryStore/init(location:busyTimeoutMilliseconds:)`` throws.
+    public static func open(_ location: DatabaseLocation, busyTimeout: Duration = .seconds(5), readOnly: Bool = false,
+                            connections: Int = defaultConnections) async throws -> StorePool {
+        let milliseconds = Int32(clamping: busyTimeout.components.seconds * 1000
+            + busyTimeout.components.attoseconds / 1_000_000_000_000_000)
+        let isFile = if case .file = location { true } else { false }
+        return try await StorePool(size: connections, serializesWrites: isFile && !readOnly, location: location) {
+            if readOnly {
+                return try InventoryStore.reading(location: location, busyTimeoutMilliseconds: milliseconds, contents: .itemHistory)
+            }
+            return try InventoryStore(location: location, busyTimeoutMilliseconds: milliseconds)
+        }
+    }
 
     /// Opens `size` stores with `open`, each on its own thread, and returns when all are open.
     ///
@@ -123,11 +161,12 @@ public final class StorePool: Sendable {
         available.signal()
     }
 
-    /// Runs `body` with a store on one of the pool's threads and returns its result.
+    /// Runs `body`, which reads, with a store on one of the pool's threads and returns its
+    /// result.
     ///
     /// `body` runs to its end even when the awaiting task is cancelled: a transaction is never
     /// abandoned half way.
-    public func run<T: Sendable>(_ body: @escaping @Sendable (InventoryStore) throws -> T) async throws -> T {
+    public func read<T: Sendable>(_ body: @escaping @Sendable (InventoryStore) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             enqueue(.work { store in continuation.resume(with: Result { try body(store) }) })
         }
@@ -136,13 +175,13 @@ public final class StorePool: Sendable {
     /// Runs `body`, which writes, with a store on one of the pool's threads and returns its
     /// result; with ``serializesWrites``, one such body at a time in this process.
     public func write<T: Sendable>(_ body: @escaping @Sendable (InventoryStore) throws -> T) async throws -> T {
-        guard serializesWrites else { return try await run(body) }
-        return try await run { store in try self.writeGate.withLock { _ in try body(store) } }
+        guard serializesWrites else { return try await read(body) }
+        return try await read { store in try self.writeGate.withLock { _ in try body(store) } }
     }
 
     /// Runs `body` on a pool thread without waiting for it (a streamed export, which reports
     /// through its own channel).
-    func start(_ body: @escaping @Sendable (InventoryStore) -> Void) {
+    package func start(_ body: @escaping @Sendable (InventoryStore) -> Void) {
         enqueue(.work(body))
     }
 

@@ -1,0 +1,31 @@
+import SQLiteCore
+
+extension Database {
+    /// The schema version from which the tables have every column this binary reads.
+    static let currentColumnsVersion = 8
+
+    /// Lets this binary read a file whose schema is older than ``currentColumnsVersion``
+    /// without migrating it (a read never migrates): temporary views named like the tables add
+    /// the columns of 0008 as NULL (no location, no location change). SQLite resolves an
+    /// unqualified name in `temp` first, so every query reads through them; they live in the
+    /// connection's temporary schema, never in the file, which stays byte-identical. `rowid`
+    /// is passed through for the search plans that read items by it. Does nothing on a current
+    /// schema.
+    ///
+    /// `query_only` refuses even a temporary view, so it is lifted around their creation only.
+    func readOlderColumns(schemaVersion version: Int) throws {
+        guard version < Self.currentColumnsVersion else { return }
+        let wasQueryOnly = try withStatement("PRAGMA query_only") { statement in try statement.step() && statement.int(at: 0) == 1 }
+        if wasQueryOnly { try execute("PRAGMA query_only = OFF") }
+        defer { if wasQueryOnly { try? execute("PRAGMA query_only = ON") } }
+        let location = LocationCodec.column
+        try execute("CREATE TEMP VIEW IF NOT EXISTS \(ItemsTable.name) AS SELECT rowid AS rowid, *, NULL AS \(location) FROM main.\(ItemsTable.name)")
+        if version >= 2 {
+            try execute("CREATE TEMP VIEW IF NOT EXISTS \(DraftsTable.name) AS SELECT *, NULL AS \(location) FROM main.\(DraftsTable.name)")
+        }
+        if version >= 3 {
+            let pair = ItemEventCodec.payloadColumns.suffix(3).map { "NULL AS \($0)" }.joined(separator: ", ")
+            try execute("CREATE TEMP VIEW IF NOT EXISTS \(ItemEventsTable.name) AS SELECT *, \(pair) FROM main.\(ItemEventsTable.name)")
+        }
+    }
+}

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# The public API of the library products, one declaration a line, in API/<Module>.txt: the
+# record that makes every change of the API deliberate. `scripts/public-api.sh` rewrites the
+# record from the current build; `scripts/public-api.sh --check` fails (exit 1, with the diff)
+# when the build's API differs from it. PublicAPITests runs the check, so a change of the API
+# without its record fails the tests: update the record in the same commit, and the review
+# sees the API change as a diff of API/.
+#
+# Reads the debug build's modules (`swift build` first); the symbol graph comes from the
+# toolchain's swift-symbolgraph-extract, reduced to sorted `path: declaration` lines.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+modules=(Inventory DraftFlow StockroomStore StockroomMigrations SQLiteCore PostgresCore)
+check=false
+[ "${1:-}" = "--check" ] && check=true
+
+# Not `swift build --show-bin-path`: the test that runs this script runs inside `swift test`,
+# which holds the build folder's lock.
+triple_dir=$(readlink -f .build/debug)
+[ -d "$triple_dir/Modules" ] || { echo "public-api: no debug build in .build/debug: run swift build first" >&2; exit 1; }
+graphs=$(mktemp -d)
+trap 'rm -rf "$graphs"' EXIT
+extract=$(dirname "$(command -v swift)")/swift-symbolgraph-extract
+
+status=0
+for module in "${modules[@]}"; do
+    "$extract" -module-name "$module" -minimum-access-level public -I "$triple_dir/Modules" \
+        -target "$(uname -m)-unknown-linux-gnu" -output-dir "$graphs" \
+        -Xcc -fmodule-map-file=Sources/CSQLite/module.modulemap \
+        -Xcc -fmodule-map-file=Sources/CLibPQ/module.modulemap \
+        -Xcc -fmodule-map-file="$triple_dir/LibPQ.build/module.modulemap" \
+        -Xcc -I -Xcc Sources/LibPQ/include >/dev/null
+    current="$graphs/$module.txt"
+    python3 - "$graphs" "$module" >"$current" <<'PY'
+import glob, json, os, sys
+folder, module = sys.argv[1], sys.argv[2]
+lines = set()
+# The module's own graph and its extensions of other modules' types (Module@Other.symbols.json).
+for path in [os.path.join(folder, module + ".symbols.json")] + glob.glob(os.path.join(folder, module + "@*.symbols.json")):
+    graph = json.load(open(path))
+    for symbol in graph["symbols"]:
+        name = ".".join(symbol["pathComponents"])
+        declaration = "".join(f["spelling"] for f in symbol.get("declarationFragments", []))
+        lines.add(f"{name}: {' '.join(declaration.split())}")
+print("\n".join(sorted(lines)))
+PY
+    record="API/$module.txt"
+    if $check; then
+        if ! diff -u "$record" "$current" >&2; then
+            echo "public-api: $module's public API differs from $record: if the change is meant, run scripts/public-api.sh and commit API/" >&2
+            status=1
+        fi
+    else
+        cp "$current" "$record"
+    fi
+done
+exit $status
