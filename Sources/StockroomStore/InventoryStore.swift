@@ -209,7 +209,7 @@ public final class InventoryStore {
     /// server restart costs the requests made while the server is down, not every later one.
     /// Nothing to do for a file.
     ///
-    /// - Throws: ``PostgresCore/PostgresError`` when the server still cannot be reached.
+    /// - Throws: `PostgresError` when the server still cannot be reached.
     public func reconnect() throws {
         if case .postgres(let connection) = engine { try connection.connection.reset() }
     }

@@ -46,7 +46,7 @@ public final class StorePool: Sendable {
     /// How many threads, and so connections, the pool has.
     public let size: Int
     /// Where the stores are, when the pool was opened for a location: what the server's event
-    /// streams observe (``CommitBroadcast``).
+    /// streams observe (`CommitBroadcast`).
     public let location: DatabaseLocation?
 
     /// How many connections ``open(_:busyTimeout:readOnly:connections:)`` opens by default: a

@@ -7,7 +7,7 @@ import Inventory
 /// async forms are ``HistoryEvents`` and ``ItemQueryObservation``.
 ///
 /// ``next(limit:)`` returns the events after the last one it returned, in commit order (their
-/// ``PositionedItemEvent/position``: 1, 2, 3, … without gaps), and when there are none waits
+/// `PositionedItemEvent.position`: 1, 2, 3, … without gaps), and when there are none waits
 /// until the database says something was committed: on a file, the kernel reports the write
 /// to the WAL (inotify(7)); on PostgreSQL, the history triggers `NOTIFY` the one connection
 /// the follower keeps, which `LISTEN`s. No timer runs while nothing is written, except in the
@@ -38,7 +38,7 @@ public final class HistoryFollower {
     ///
     /// - Throws: ``ObservationError/databaseMissing(path:)`` when there is no Stockroom
     ///   database there yet; what opening the store for reading throws (``DatabaseFileError``,
-    ///   ``PostgresCore/PostgresError``).
+    ///   `PostgresError`).
     public init(location: DatabaseLocation, after position: Int64? = nil, busyTimeoutMilliseconds: Int32 = 5_000,
                 stopSignal: StopSignal = StopSignal()) throws {
         self.location = location

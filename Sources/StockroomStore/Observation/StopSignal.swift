@@ -4,7 +4,7 @@ import Synchronization
 /// A one-way "stop" that a thread blocked in `poll(2)` wakes up for: a pipe, whose read end
 /// is readable once ``stop()`` was called and from then on (nothing ever reads it). Any thread
 /// (a signal handler too: `write(2)` is async-signal-safe) may stop it; the blocked waiter
-/// includes ``descriptor`` in its poll set.
+/// includes `descriptor` in its poll set.
 public final class StopSignal: Sendable {
     /// The pipe's read end; readable once stopped.
     let descriptor: Int32
