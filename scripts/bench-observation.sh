@@ -4,7 +4,8 @@
 # PostgreSQL) and times each commit's return; `stockroom events --follow` and one
 # `GET /api/events` stream of `stockroom serve` are read as lines arrive
 # (Benchmarks/Observation/latency.py). Prints p50/p90/p99/max in ms per observer, and the
-# CPU time each observer used over IDLE seconds with nothing written.
+# CPU time each observer used over IDLE seconds with nothing written, and that of a server
+# holding 100 open event streams (Benchmarks/Observation/idle_streams.py).
 #   scripts/bench-observation.sh                       SQLite, 300 commits, debug binaries
 #   STOCKROOM=.build/release/stockroom scripts/bench-observation.sh   release binaries
 #   POSTGRES=1 scripts/bench-observation.sh            also PostgreSQL, on a throwaway server
@@ -22,6 +23,8 @@ echo "load: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 run() { python3 Benchmarks/Observation/latency.py "$@" --commits "$commits" --idle-seconds "$idle"; }
 [[ -n "${BEFORE:-}" ]] && run "$BEFORE" "$work" --sse-only
 run "$stockroom" "$work"
+[[ -n "${BEFORE:-}" ]] && python3 Benchmarks/Observation/idle_streams.py "$BEFORE" "$work" --idle-seconds "$idle"
+python3 Benchmarks/Observation/idle_streams.py "$stockroom" "$work" --idle-seconds "$idle"
 if [[ -n "${POSTGRES:-}" ]]; then
     source scripts/lib/bench-postgres.sh
     start_throwaway_postgres
