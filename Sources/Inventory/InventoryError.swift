@@ -12,6 +12,11 @@ public enum InventoryError: Error, Sendable, Equatable, CustomStringConvertible 
     case controlCharacterInLocation(UInt32, position: Int)
     /// A location longer than ``ItemLocation/maximumLength`` Unicode scalars (its length).
     case locationTooLong(Int)
+    /// An adjustment would take more than is in stock (``Status/adjusted(by:)``): how many
+    /// there are, and how many it asked to take.
+    case notEnoughInStock(available: Int, requested: UInt)
+    /// An adjustment would carry the quantity past the largest whole number stored.
+    case quantityOverflow(Int, by: Int)
 
     /// True when the input itself is malformed (a control character, a location too long), as
     /// opposed to a well-formed value the inventory's rules refuse: the CLI's usage error, the
@@ -19,7 +24,7 @@ public enum InventoryError: Error, Sendable, Equatable, CustomStringConvertible 
     public var isMalformedInput: Bool {
         switch self {
         case .controlCharacterInName, .controlCharacterInLocation, .locationTooLong: true
-        case .blankName, .invalidQuantity: false
+        case .blankName, .invalidQuantity, .notEnoughInStock, .quantityOverflow: false
         }
     }
 
@@ -34,6 +39,10 @@ public enum InventoryError: Error, Sendable, Equatable, CustomStringConvertible 
         case .locationTooLong(let length):
             "a location is at most \(ItemLocation.maximumLength) characters (got \(length))"
         case .invalidQuantity(let quantity): "quantity must be at least \(Status.minimumQuantity) to be in stock (got \(quantity)); use out of stock instead"
+        case .notEnoughInStock(let available, let requested):
+            "\(available == 0 ? "none" : "only \(available)") in stock, cannot take \(requested); nothing was changed"
+        case .quantityOverflow(let quantity, let change):
+            "\(quantity) in stock by \(change) is more than \(Int.max), the most that can be counted; nothing was changed"
         }
     }
 }

@@ -26,19 +26,36 @@ enum Assets {
         .changed { background: #f5a62333; }
         pre { white-space: pre-wrap; }
         .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+        .swatch { display: inline-block; width: 1em; height: 1em; margin-right: .4em; vertical-align: -.15em; border: 1px solid #888; border-radius: 2px; }
+        .swatch-black { background: #000; } .swatch-blue { background: #1e63d6; } .swatch-green { background: #1f9d3a; }
+        .swatch-red { background: #d32f2f; } .swatch-white { background: #fff; } .swatch-yellow { background: #f7d21e; }
+        tr.out-of-stock td:not(.counter) { opacity: .7; }
+        .counter { white-space: nowrap; }
+        .counter form { display: inline-flex; gap: .25rem; margin: 0 .25rem .25rem 0; vertical-align: top; }
+        .counter button { min-width: 2.75rem; min-height: 2.75rem; }
+        .counter input[type=number] { width: 4.5rem; }
         @media (max-width: 40rem) { input[type=text], input:not([type]), input[type=search] { width: 100%; } th, td { padding: .25rem; } }
+        @media (max-width: 40rem) {
+          #items-table thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+          #items-table tr { display: flex; flex-wrap: wrap; gap: 0 .75rem; align-items: baseline; padding: .5rem 0; border-bottom: 1px solid #8884; }
+          #items-table td { border: 0; padding: 0; }
+          #items-table td:first-child { flex-basis: 100%; font-weight: 600; }
+          #items-table td.counter { flex-basis: 100%; white-space: normal; padding-top: .25rem; }
+          #items-table td.version::before { content: "version "; }
+        }
         """
 
     /// Live updates of an open list: the page listens to `/api/events` from the position it
-    /// was rendered at, and on any event fetches itself again and swaps the table. The page
-    /// works without it; with it, an item added by anyone shows as soon as it is committed (the
-    /// stream is woken by the commit: docs/observation.md).
+    /// was rendered at, and on any event fetches itself again and swaps the table, unless the
+    /// keyboard focus is in it (a row's field or button), then as soon as focus leaves. The
+    /// page works without it; with it, an item added by anyone shows as soon as it is
+    /// committed (the stream is woken by the commit: docs/observation.md).
     static let live = """
         "use strict";
         (function () {
           var table = document.getElementById("items");
           if (!table || !window.EventSource) return;
-          var busy = false, again = false;
+          var busy = false, again = false, waiting = false;
           function refresh() {
             if (busy) { again = true; return; }
             busy = true;
@@ -48,7 +65,23 @@ enum Assets {
                 if (!text) return;
                 var fresh = new DOMParser().parseFromString(text, "text/html").getElementById("items");
                 var current = document.getElementById("items");
-                if (fresh && current && fresh.innerHTML !== current.innerHTML) current.innerHTML = fresh.innerHTML;
+                if (!fresh || !current || fresh.innerHTML === current.innerHTML) return;
+                // Not under the user's hands: swapping the rows would drop a number being typed
+                // into a row's field, and the keyboard focus. Refresh once focus leaves the table.
+                if (current.contains(document.activeElement)) {
+                  if (waiting) return;
+                  waiting = true;
+                  current.setAttribute("data-stale", "");
+                  current.addEventListener("focusout", function later(event) {
+                    if (current.contains(event.relatedTarget)) return;
+                    current.removeEventListener("focusout", later);
+                    waiting = false;
+                    refresh();
+                  });
+                  return;
+                }
+                current.innerHTML = fresh.innerHTML;
+                current.removeAttribute("data-stale");
               })
               .catch(function () {})
               .then(function () { busy = false; if (again) { again = false; refresh(); } });

@@ -18,15 +18,20 @@ struct ItemPages: Sendable {
         router.post("/items/:id") { request, context in try await edit(request, id: try context.parameters.require("id")) }
         router.get("/items/:id/delete") { _, context in try await confirmDelete(try context.parameters.require("id")) }
         router.post("/items/:id/delete") { request, context in try await delete(request, id: try context.parameters.require("id")) }
+        registerCounter(on: router)
     }
 
     // MARK: List
 
     private func list(_ request: Request) async throws -> Response {
-        let form = Form(request.uri.query)
+        try await listPage(Form(request.uri.query))
+    }
+
+    /// The list `form` (the page's query) asks for, under `error` when a row's form was refused.
+    func listPage(_ form: Form, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let query: ItemQuery
         do {
-            query = try ItemsAPI.query(from: request)
+            query = try ItemsAPI.query(from: form)
         } catch let problem as Problem {
             return HTML.page("Items", HTML.message(problem.detail), status: problem.status)
         }
@@ -35,7 +40,8 @@ struct ItemPages: Sendable {
         let position = try await items.pool.read { store in try store.items.lastEventPosition() }
         let page = try await items.page(query)
         let statusChoices = [("", "any")] + ItemQuery.StatusFilter.allCases.map { ($0.text, $0.text) }
-        var body = """
+        let back = ItemPages.backQuery(form)
+        var body = (error.map { HTML.message($0) } ?? "") + """
             <form class="filters" method="get" action="/" role="search">
             <div class="field"><label for="search">Search names</label>
             <input id="search" name="search" type="search" value="\(HTML.escape(form["search"] ?? ""))"></div>
@@ -47,17 +53,15 @@ struct ItemPages: Sendable {
             <input id="location" name="location" value="\(HTML.escape(form["location"] ?? ""))" maxlength="\(ItemLocation.maximumLength)"></div>
             <button type="submit">Filter</button> <a href="/">Clear</a>
             </form>
-            <div class="scroll"><table>
+            <div class="scroll"><table id="items-table">
             <caption class="visually-hidden">Items, ordered by name</caption>
-            <thead><tr><th scope="col">Name</th><th scope="col">Colour</th><th scope="col">Status</th><th scope="col">Location</th><th scope="col">Version</th></tr></thead>
+            <thead><tr><th scope="col">Name</th><th scope="col">Colour</th><th scope="col">Status</th><th scope="col">Location</th><th scope="col">Version</th><th scope="col">Counter</th></tr></thead>
             <tbody id="items" data-position="\(position)">
             """
         for (item, version) in page.items {
-            body += "<tr><td><a href=\"/items/\(item.id.lowercasedString)\">\(HTML.escape(Presentation.displayName(item.name)))</a></td>"
-            body += "<td>\(HTML.escape(Presentation.text(for: item.color)))</td><td>\(HTML.escape(Presentation.text(for: item.status)))</td>"
-            body += "<td>\(HTML.escape(Presentation.text(for: item.location)))</td><td>\(version)</td></tr>\n"
+            body += ItemPages.listRow(item, version: version, back: back)
         }
-        if page.items.isEmpty { body += "<tr><td colspan=\"5\">No items match.</td></tr>" }
+        if page.items.isEmpty { body += "<tr><td colspan=\"6\">No items match.</td></tr>" }
         body += "</tbody></table></div>"
         var links: [String] = []
         if query.after != nil { links.append("<a href=\"/?\(ItemPages.filterQuery(form))\">First page</a>") }
@@ -65,7 +69,7 @@ struct ItemPages: Sendable {
             links.append("<a href=\"/?\(ItemPages.filterQuery(form))\(form.pairs.isEmpty ? "" : "&")after=\(next)\" rel=\"next\">Next page</a>")
         }
         if !links.isEmpty { body += "<nav class=\"actions\" aria-label=\"Pages\">" + links.joined(separator: " ") + "</nav>" }
-        return HTML.page("Items", body)
+        return HTML.page("Items", body, status: status)
     }
 
     /// The filter parameters of a list URL, without the cursor.

@@ -20,6 +20,7 @@ struct ItemsAPI: Sendable {
         router.patch("/api/items/:id") { request, context in try await update(request, id: try context.parameters.require("id")) }
         router.delete("/api/items/:id") { request, context in try await delete(request, id: try context.parameters.require("id")) }
         router.get("/api/items/:id/history") { _, context in try await history(id: try context.parameters.require("id")) }
+        registerAdjustments(on: router)
     }
 
     // MARK: List
@@ -32,7 +33,11 @@ struct ItemsAPI: Sendable {
 
     /// The query of `?status=&color=&search=&location=&limit=&after=`, checked.
     static func query(from request: Request) throws -> ItemQuery {
-        let parameters = Form(request.uri.query)
+        try query(from: Form(request.uri.query))
+    }
+
+    /// The query of a list's parameters (a URL's query, a form's `back` field), checked.
+    static func query(from parameters: Form) throws -> ItemQuery {
         var query = ItemQuery(limit: defaultLimit)
         if let text = parameters["status"], !text.isEmpty {
             guard let status = ItemQuery.StatusFilter(text: text) else {

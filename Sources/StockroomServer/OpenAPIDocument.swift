@@ -107,6 +107,25 @@ enum OpenAPIDocument {
             }
           }
         },
+        "/api/items/{id}/adjustments": {
+          "parameters": [{"$ref": "#/components/parameters/ItemID"}],
+          "post": {
+            "summary": "Change the quantity in stock by a number, relative to what is stored when the change commits (`items adjust`): -1 sells one, 10 receives ten. Adjustments sent at once all count, each one version; If-Match is optional. Taking the last one leaves the item out of stock (not on back order); an out-of-stock item receiving N is in stock N; by 0 changes nothing; taking more than is in stock is refused (422, nothing changed)",
+            "parameters": [{"name": "If-Match", "in": "header", "schema": {"type": "string", "pattern": "^(W/)?\"[0-9]{1,9}\"$"}, "description": "Adjust only while the item is at this ETag's version, e.g. \"3\"."}],
+            "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Adjustment"}}}},
+            "responses": {
+              "200": {"description": "The item as adjusted", "headers": {"ETag": {"schema": {"type": "string"}}},
+                      "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Item"}}}},
+              "400": {"$ref": "#/components/responses/Problem"},
+              "404": {"$ref": "#/components/responses/Problem"},
+              "412": {"$ref": "#/components/responses/Stale"},
+              "413": {"$ref": "#/components/responses/Problem"},
+              "415": {"$ref": "#/components/responses/Problem"},
+              "422": {"$ref": "#/components/responses/Problem"},
+              "503": {"$ref": "#/components/responses/Busy"}
+            }
+          }
+        },
         "/api/events": {
           "get": {
             "summary": "Server-Sent Events: one per history event committed by anyone, in commit order; `id` is the event's position (1, 2, 3, ... without gaps), `event` its kind, `data` the object of `items history --format json`. Reconnecting with Last-Event-ID resumes with nothing lost or repeated.",
@@ -254,6 +273,8 @@ enum OpenAPIDocument {
             "color": {"oneOf": [{"$ref": "#/components/schemas/ColorName"}, {"type": "null"}]},
             "status": {"$ref": "#/components/schemas/Status"}, "location": {"type": ["string", "null"], "maxLength": 200},
             "createdAt": {"type": ["string", "null"]}, "updatedAt": {"type": ["string", "null"]}}, "additionalProperties": false},
+          "Adjustment": {"type": "object", "required": ["by"], "additionalProperties": false, "properties": {
+            "by": {"type": "integer", "format": "int64", "minimum": -9223372036854775808, "maximum": 9223372036854775807, "description": "How many more are in stock: negative to take, positive to receive."}}},
           "ItemPatch": {"type": "object", "additionalProperties": false, "properties": {
             "name": {"type": "string"}, "color": {"oneOf": [{"$ref": "#/components/schemas/ColorName"}, {"type": "null"}]},
             "status": {"$ref": "#/components/schemas/Status"}, "location": {"type": ["string", "null"], "maxLength": 200}}},

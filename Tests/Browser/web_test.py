@@ -236,8 +236,114 @@ def test_live_update_and_phone_width(page, server):
     shot(page, "list-phone")
 
 
+def item_status(server, item_id):
+    return json.loads(server.cli("items", "show", item_id, "--format", "json"))["status"]
+
+
+def test_counter_row(page, server):
+    keyboard = server.cli("items", "add", "--name", "Keyboard", "--color", "blue", "--quantity", "2").strip()
+    phone = server.cli("items", "add", "--name", "Phone", "--color", "green", "--out-of-stock", "--back-order").strip()
+    cable = server.cli("items", "add", "--name", "Cable", "--quantity", "7").strip()
+    page.goto(server.url)
+    # The swatch sits beside the colour's name, which is its text alternative.
+    swatch = page.locator(f"#item-{keyboard} .swatch")
+    expect(swatch).to_have_attribute("aria-hidden", "true")
+    assert swatch.evaluate("e => getComputedStyle(e).backgroundColor") != "rgba(0, 0, 0, 0)"
+    assert page.locator(f"#item-{keyboard} td").nth(1).inner_text().strip() == "blue"
+    # Out of stock: said in words, in italics, and dimmed; an in-stock row is not.
+    muted = page.locator(f"#item-{phone}")
+    expect(muted.locator("td").nth(2)).to_have_text("Out of stock: on back order")
+    assert muted.locator("em").evaluate("e => getComputedStyle(e).fontStyle") == "italic"
+    assert float(muted.locator("td").first.evaluate("e => getComputedStyle(e).opacity")) < 1
+    assert float(page.locator(f"#item-{keyboard} td").first.evaluate("e => getComputedStyle(e).opacity")) == 1
+    expect(muted.get_by_role("button", name="-1 (sell one Phone)")).to_be_disabled()
+    shot(page, "list-counter")
+    # Sell one, receive one, receive five: each a plain form, the list back at the same place.
+    page.get_by_role("button", name="-1 (sell one Keyboard)").click()
+    expect(page.locator(f"#item-{keyboard}")).to_contain_text("In stock: 1")
+    page.get_by_role("button", name="+1 (receive one Keyboard)").click()
+    expect(page.locator(f"#item-{keyboard}")).to_contain_text("In stock: 2")
+    # From the keyboard alone: the field, a number, Enter; then a button with Space.
+    page.get_by_label("How many of Keyboard received").focus()
+    page.keyboard.type("5")
+    page.keyboard.press("Enter")
+    expect(page.locator(f"#item-{keyboard}")).to_contain_text("In stock: 7")
+    assert item_status(server, keyboard) == {"case": "inStock", "quantity": 7}
+    page.get_by_role("button", name="+1 (receive one Phone)").focus()
+    page.keyboard.press("Space")
+    expect(page.locator(f"#item-{phone}")).to_contain_text("In stock: 1")
+    expect(page.locator(f"#item-{phone}")).not_to_have_class("out-of-stock")
+    history = json.loads(server.cli("items", "history", keyboard, "--format", "json"))
+    assert [event["kind"] for event in history] == ["added", "changed", "changed", "changed"], history
+    # A sale elsewhere while a number is being typed: the live update waits for the focus to
+    # leave the table, so neither the number nor the focus is lost.
+    field = page.get_by_label("How many of Cable received")
+    field.focus()
+    page.keyboard.type("3")
+    server.cli("items", "adjust", keyboard, "--by", "-1")
+    expect(page.locator("#items[data-stale]")).to_have_count(1, timeout=10_000)
+    expect(field).to_have_value("3")
+    assert page.evaluate("document.activeElement.id") == f"receive-{cable}"
+    page.get_by_label("Search names").focus()
+    expect(page.locator(f"#item-{keyboard}")).to_contain_text("In stock: 6")
+    expect(page.locator("#items[data-stale]")).to_have_count(0)
+    # Duplicate opens a draft copied from the row's item.
+    page.get_by_role("button", name="Duplicate Keyboard").click()
+    page.wait_for_url("**/drafts/**")
+    expect(page.get_by_label("Name")).to_have_value("Keyboard")
+    # At phone width every row, buttons included, fits.
+    page.set_viewport_size({"width": 375, "height": 800})
+    page.goto(server.url)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 375, f"the list is {width} px wide at phone width"
+    # Nor does the table scroll sideways inside its box: every button is in sight.
+    table = page.evaluate("[document.querySelector('.scroll').scrollWidth, document.querySelector('.scroll').clientWidth]")
+    assert table[0] <= table[1], f"the table is {table[0]} px wide in a {table[1]} px box"
+    shot(page, "list-counter-phone")
+
+
+def test_two_pages_selling_the_last_items(page, server):
+    item = server.cli("items", "add", "--name", "Last mugs", "--color", "white", "--quantity", "3").strip()
+    other = page.context.browser.new_context()
+    pages = [page, other.new_page()]
+    try:
+        for counter in pages:
+            # Two counters with the list open and not refreshed: what each shows is stale.
+            counter.route("**/api/events**", lambda route: route.abort())
+            counter.goto(server.url)
+            expect(counter.locator(f"#item-{item}")).to_contain_text("In stock: 3")
+
+        def sell_at_once():
+            with pages[0].expect_navigation(), pages[1].expect_navigation():
+                for counter in pages:
+                    counter.get_by_role("button", name="-1 (sell one Last mugs)").click(no_wait_after=True)
+
+        # Both sell one of three at once: both sales count.
+        sell_at_once()
+        for counter in pages:
+            expect(counter.locator(".error")).to_have_count(0)
+        assert item_status(server, item) == {"case": "inStock", "quantity": 1}
+        for counter in pages:
+            counter.goto(server.url)
+            expect(counter.locator(f"#item-{item}")).to_contain_text("In stock: 1")
+        # Both sell the last one at once: one sale, one refusal saying why; nothing below empty.
+        sell_at_once()
+        errors = [counter.locator(".error").all_inner_texts() for counter in pages]
+        assert sorted(len(e) for e in errors) == [0, 1], errors
+        assert "Last mugs: none in stock, cannot take 1; nothing was changed" in sum(errors, []), errors
+        refused = pages[0] if errors[0] else pages[1]
+        expect(refused.locator(f"#item-{item}")).to_contain_text("Out of stock")
+        shot(refused, "counter-refused")
+        assert item_status(server, item) == {"case": "outOfStock", "isOnBackOrder": False}
+        history = json.loads(server.cli("items", "history", item, "--format", "json"))
+        assert [event["kind"] for event in history] == ["added", "changed", "changed", "changed"], history
+    finally:
+        other.close()
+
+
 TESTS = [test_filter_and_search, test_add_edit_and_stale_edit, test_delete, test_wizard,
-         test_import_with_bad_row, test_export_bytes, test_live_update_and_phone_width]
+         test_import_with_bad_row, test_export_bytes, test_live_update_and_phone_width,
+         test_counter_row, test_two_pages_selling_the_last_items]
 
 
 def main():

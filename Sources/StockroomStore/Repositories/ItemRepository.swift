@@ -105,6 +105,23 @@ public struct ItemRepository {
         }
     }
 
+    /// Changes the item's quantity by `change` relative to what is stored when the write
+    /// commits (``Status/adjusted(by:)``), and returns the result. The read and the write are
+    /// one write transaction (SQLite's write lock taken at `BEGIN IMMEDIATE`; PostgreSQL's row
+    /// lock taken by the read), so adjustments made at once all count, each one version.
+    ///
+    /// - Parameter expectedVersion: when given, the adjustment happens only if the item is
+    ///   still at this version; without it, none is needed for concurrent adjustments to add up.
+    /// - Throws: ``StoreError/notFound(_:_:)``, ``StoreError/versionConflict(id:expected:current:)``,
+    ///   ``InventoryError/notEnoughInStock(available:requested:)`` (nothing changed).
+    @discardableResult
+    public func adjust(id: UUID, by change: Int, ifVersion expectedVersion: Int? = nil) throws -> Item {
+        switch engine {
+        case .sqlite(let records): try records.adjust(id: id, by: change, ifVersion: expectedVersion)
+        case .postgres(let records): try records.adjust(id: id, by: change, ifVersion: expectedVersion)
+        }
+    }
+
     /// Deletes the item with `id` and records the deletion in its history, which stays. Drafts
     /// duplicated from it keep their copy and still save.
     ///
@@ -286,6 +303,25 @@ struct ItemRecords<Connection: StoreConnection> {
     }
 
     func update(id: UUID, with edit: ItemEdit, ifVersion expectedVersion: Int?) throws -> Item {
+        try change(id: id, ifVersion: expectedVersion) { current in
+            let updated = try edit.applied(to: current)
+            try updated.validate()
+            return updated
+        }
+    }
+
+    func adjust(id: UUID, by quantityChange: Int, ifVersion expectedVersion: Int?) throws -> Item {
+        try change(id: id, ifVersion: expectedVersion) { current in
+            var adjusted = current
+            adjusted.status = try current.status.adjusted(by: quantityChange)
+            return adjusted
+        }
+    }
+
+    /// Reads the item locked for this write transaction, checks its version, and writes what
+    /// `transform` makes of it: the read-modify-write every change of an item is, so that the
+    /// value transformed is the one stored when the write commits.
+    private func change(id: UUID, ifVersion expectedVersion: Int?, _ transform: (Item) throws -> Item) throws -> Item {
         try connection.inTransaction {
             // The history turn before the row lock, the order an import's replace takes them
             // in (a row lock held while waiting for the turn could deadlock with it).
@@ -299,8 +335,7 @@ struct ItemRecords<Connection: StoreConnection> {
                     throw StoreError.versionConflict(id: id.lowercasedString, expected: expectedVersion, current: version)
                 }
             }
-            let updated = try edit.applied(to: current)
-            try updated.validate()
+            let updated = try transform(current)
             // Nothing changed: no write, so no version (the trigger would record none either).
             guard ItemChanges(from: current, to: updated) != nil else { return current }
             let now = Timestamp.now()

@@ -4,8 +4,8 @@ import ArgumentParser
 struct ItemsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "items",
-        abstract: "Add, list, show, update and delete items, and show their history.",
-        subcommands: [AddItem.self, ListItems.self, ShowItem.self, UpdateItem.self, DeleteItem.self,
+        abstract: "Add, list, show, update, adjust and delete items, and show their history.",
+        subcommands: [AddItem.self, ListItems.self, ShowItem.self, UpdateItem.self, AdjustItem.self, DeleteItem.self,
                       ItemHistoryCommand.self]
     )
 }

@@ -1,0 +1,83 @@
+import FoundationEssentials
+import Glibc
+import Hummingbird
+import Inventory
+import StockroomStore
+
+/// The counter on the list page: each row's colour swatch, its muted look when out of stock,
+/// and its buttons (sell one, receive one, receive N, duplicate). Plain forms posting to the
+/// item's adjustments, so the list works without script and from the keyboard.
+extension ItemPages {
+    func registerCounter(on router: Router<BasicRequestContext>) {
+        router.post("/items/:id/adjustments") { request, context in try await adjust(request, id: try context.parameters.require("id")) }
+    }
+
+    /// One row of the list. `back` is the list's query (filters and page), which the row's
+    /// forms send back so the answer shows the same page.
+    static func listRow(_ item: Item, version: Int, back: String) -> String {
+        let id = item.id.lowercasedString
+        let name = HTML.escape(Presentation.displayName(item.name))
+        let inStock = item.status.isInStock
+        // Out of stock is said in words and italics, then dimmed: never by colour alone.
+        let status = HTML.escape(Presentation.text(for: item.status))
+        var row = "<tr id=\"item-\(id)\"\(inStock ? "" : " class=\"out-of-stock\"")>"
+        row += "<td><a href=\"/items/\(id)\">\(name)</a></td>"
+        row += "<td>\(swatch(item.color))\(HTML.escape(Presentation.text(for: item.color)))</td>"
+        row += "<td>\(inStock ? status : "<em>\(status)</em>")</td>"
+        row += "<td class=\"location\">\(HTML.escape(Presentation.text(for: item.location)))</td><td class=\"version\">\(version)</td>"
+        let action = "/items/\(id)/adjustments"
+        let hiddenBack = "<input type=\"hidden\" name=\"back\" value=\"\(HTML.escape(back))\">"
+        row += "<td class=\"counter\">"
+        row += "<form method=\"post\" action=\"\(action)\">\(hiddenBack)<input type=\"hidden\" name=\"by\" value=\"-1\">"
+        row += "<button type=\"submit\"\(inStock ? "" : " disabled")>-1<span class=\"visually-hidden\"> (sell one \(name))</span></button></form>"
+        row += "<form method=\"post\" action=\"\(action)\">\(hiddenBack)<input type=\"hidden\" name=\"by\" value=\"1\">"
+        row += "<button type=\"submit\">+1<span class=\"visually-hidden\"> (receive one \(name))</span></button></form>"
+        row += "<form method=\"post\" action=\"\(action)\" class=\"receive\">\(hiddenBack)"
+        row += "<label class=\"visually-hidden\" for=\"receive-\(id)\">How many of \(name) received</label>"
+        row += "<input id=\"receive-\(id)\" name=\"by\" type=\"number\" min=\"1\" step=\"1\" inputmode=\"numeric\" required placeholder=\"N\">"
+        row += "<button type=\"submit\">Receive<span class=\"visually-hidden\"> \(name)</span></button></form>"
+        row += "<form method=\"post\" action=\"/drafts\"><input type=\"hidden\" name=\"duplicate\" value=\"\(id)\">"
+        row += "<button type=\"submit\">Duplicate<span class=\"visually-hidden\"> \(name)</span></button></form>"
+        return row + "</td></tr>\n"
+    }
+
+    /// A square of the colour beside its name, which is its text alternative (so the square
+    /// itself is hidden from screen readers); nothing for an item without a colour.
+    static func swatch(_ color: Color?) -> String {
+        guard let color else { return "" }
+        return "<span class=\"swatch swatch-\(color.rawValue)\" aria-hidden=\"true\"></span>"
+    }
+
+    /// The list's query from a row's `back` field, rebuilt from the names the list reads, so
+    /// that what a form sends back cannot redirect anywhere else.
+    static func listURL(back: String?, item id: UUID? = nil) -> String {
+        let query = backQuery(Form(back))
+        return "/" + (query.isEmpty ? "" : "?" + query) + (id.map { "#item-\($0.lowercasedString)" } ?? "")
+    }
+
+    /// The list's own query string (filters and page cursor) for the rows' `back` fields.
+    static func backQuery(_ form: Form) -> String {
+        var query = filterQuery(form)
+        if let after = form.nonEmpty("after") { query += (query.isEmpty ? "" : "&") + "after=" + Form.encode(after) }
+        return query
+    }
+
+    /// A row's form: the adjustment, then the list again at the same place (303); a refused
+    /// one shows the list with the reason, nothing changed.
+    private func adjust(_ request: Request, id: String) async throws -> Response {
+        let form = try await ItemPages.form(request, limit: items.configuration.jsonBodyLimit)
+        let back = Form(form["back"])
+        guard let change = form["by"].flatMap({ Int($0.trimmingWhitespace()) }) else {
+            return try await listPage(back, error: "the number to receive must be a whole number; nothing was changed", status: .badRequest)
+        }
+        do {
+            let (item, _) = try await items.adjust(id, by: change, ifVersion: nil)
+            return HTML.redirect(ItemPages.listURL(back: form["back"], item: item.id))
+        } catch {
+            let problem = Problem.from(error)
+            // Which row was refused: the list shows many.
+            let name = (try? await items.current(id)).map { Presentation.displayName($0.item.name) + ": " } ?? ""
+            return try await listPage(back, error: name + problem.detail, status: problem.status)
+        }
+    }
+}
