@@ -117,6 +117,8 @@ CREATE TRIGGER item_events_are_never_updated BEFORE UPDATE ON item_events FOR EA
 
 CREATE TRIGGER item_events_follow_on BEFORE INSERT ON item_events FOR EACH ROW EXECUTE FUNCTION item_events_guard();
 
+CREATE TRIGGER item_events_tell_listeners AFTER INSERT ON item_events FOR EACH STATEMENT EXECUTE FUNCTION item_events_notify();
+
 CREATE TRIGGER items_are_never_truncated BEFORE TRUNCATE ON items FOR EACH STATEMENT EXECUTE FUNCTION items_refuse_truncate();
 
 CREATE TRIGGER items_id_never_changes BEFORE UPDATE OF id ON items FOR EACH ROW WHEN ((new.id IS DISTINCT FROM old.id)) EXECUTE FUNCTION items_refuse_id_change();
@@ -168,6 +170,16 @@ BEGIN
             USING ERRCODE = 'restrict_violation';
     END IF;
     RETURN NEW;
+END;
+$function$;
+
+CREATE OR REPLACE FUNCTION item_events_notify()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+    PERFORM pg_notify('stockroom_item_events', '');
+    RETURN NULL;
 END;
 $function$;
 

@@ -97,7 +97,7 @@ public enum WizardInput {
     }
 
     /// A location: Enter keeps `current` (none for a new draft: the step is skipped); `none`
-    /// in any letter case clears it; anything else by ``ItemLocation``'s rule.
+    /// in any letter case clears it; anything else by `ItemLocation`'s rule.
     public static func location(_ text: String, current: ItemLocation?) -> Result<ItemLocation?, WizardReask> {
         if text.isEmpty { return .success(current) }
         if text.lowercased() == "none" { return .success(nil) }

@@ -49,6 +49,16 @@ public enum JSONPresentation {
     /// `changed`, `deleted`), `recordedAt`, then the payload: `item` for `added`; for `changed`,
     /// `name`, `color`, `status` and `location`, each `{"from":…,"to":…}` or null when that field did not change.
     public static func object(for recorded: RecordedItemEvent) -> String {
+        JSONText.object(members(for: recorded))
+    }
+
+    /// An event with its place in commit order: `position`, then the members of
+    /// ``object(for:)-(RecordedItemEvent)`` (what `stockroom events` prints, one per line).
+    public static func object(for event: PositionedItemEvent) -> String {
+        JSONText.object([("position", String(event.position))] + members(for: event.recorded))
+    }
+
+    private static func members(for recorded: RecordedItemEvent) -> [(key: String, value: String)] {
         var members: [(key: String, value: String)] = [
             ("itemId", JSONText.string(recorded.itemID.lowercasedString)),
             ("version", String(recorded.version)),
@@ -69,7 +79,7 @@ public enum JSONPresentation {
         case .deleted:
             break
         }
-        return JSONText.object(members)
+        return members
     }
 
     /// A location as a JSON string, or `null`.

@@ -106,6 +106,21 @@ public enum Presentation {
         color?.rawValue ?? "none"
     }
 
+    /// The header of ``eventLine(_:)``'s columns.
+    public static let eventHeader = "POSITION  ITEM      VERSION  TIME                      CHANGE"
+
+    /// One event of every item's history as a line of fixed columns, so that lines printed as
+    /// events happen line up without knowing the later ones: position, the id's first 8
+    /// characters, version, time (UTC) and the change in words.
+    public static func eventLine(_ event: PositionedItemEvent) -> String {
+        func padded(_ text: String, _ width: Int) -> String {
+            text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+        }
+        let recorded = event.recorded
+        return padded(String(event.position), 10) + padded(String(recorded.itemID.lowercasedString.prefix(8)), 10)
+            + padded(String(recorded.version), 9) + padded(recorded.recordedAt, 26) + text(for: recorded.event)
+    }
+
     /// An item's history as an aligned table, oldest first: version, time, change.
     public static func history(_ events: [RecordedItemEvent]) -> [String] {
         TextTable.lines(

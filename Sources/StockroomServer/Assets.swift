@@ -48,7 +48,8 @@ enum Assets {
     /// Live updates of an open list: the page listens to `/api/events` from the position it
     /// was rendered at, and on any event fetches itself again and swaps the table, unless the
     /// keyboard focus is in it (a row's field or button), then as soon as focus leaves. The
-    /// page works without it; with it, an item added by anyone shows within about a second.
+    /// page works without it; with it, an item added by anyone shows as soon as it is
+    /// committed (the stream is woken by the commit: docs/observation.md).
     static let live = """
         "use strict";
         (function () {

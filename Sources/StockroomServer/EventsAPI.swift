@@ -12,20 +12,18 @@ import TextFormats
 /// gaps), so a client that reconnects with `Last-Event-ID: N` (browsers' EventSource does so by
 /// itself) gets exactly the events after N: nothing lost, nothing repeated.
 ///
-/// Why the store is polled (every ``pollInterval``) rather than told: the writers are other
-/// processes as often as this one, and neither engine tells a process about another's commit
-/// through the store's engine-agnostic API (SQLite has no notification at all; PostgreSQL's
-/// LISTEN would be engine code in the front). The poll is one indexed read of the positions
-/// after the last one sent, so it costs nothing when nothing changed, and an event shows
-/// within a quarter of a second.
+/// Streams are woken by the commit, not by a timer: the server's one ``CommitBroadcast``
+/// observes the database (inotify on a file, `LISTEN` on PostgreSQL) and wakes every waiting
+/// stream when anything is committed, by any process; each then reads the positions after
+/// the last one it sent (one indexed read through the pool). A quiet stream costs nothing.
 struct EventsAPI: Sendable {
     let pool: StorePool
     let stopping: StopFlag
+    let commits: CommitBroadcast
 
-    static let pollInterval: Duration = .milliseconds(250)
     /// A comment line this often keeps proxies and idle timeouts from closing a quiet stream.
     static let keepAliveInterval: Duration = .seconds(15)
-    /// Events read per poll at most; a client far behind catches up page by page.
+    /// Events read at a time at most; a client far behind catches up page by page.
     static let batch = 500
 
     func register(on router: Router<BasicRequestContext>) {
@@ -50,30 +48,69 @@ struct EventsAPI: Sendable {
 
     private func stream(_ request: Request) throws -> Response {
         let start = try EventsAPI.start(request)
-        let pool = self.pool, stopping = self.stopping
+        let pool = self.pool, stopping = self.stopping, commits = self.commits
         let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-store"]
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             var last = start
-            var quiet = ContinuousClock.now
             // The first bytes at once, so the client knows the stream is open.
             try await writer.write(ByteBuffer(string: ": stockroom events\nretry: 1000\n\n"))
             while !stopping.isStopped, !Task.isCancelled {
+                let generation = commits.generation
                 let after = last
                 let events = try await pool.read { store in try store.items.events(after: after, limit: EventsAPI.batch) }
                 if events.isEmpty {
-                    if quiet.duration(to: .now) >= EventsAPI.keepAliveInterval {
+                    switch await EventsAPI.wait(for: commits, after: generation) {
+                    case .commit: continue
+                    case .stopped: return try await writer.finish(nil)
+                    case .quiet:
                         try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
-                        quiet = .now
+                        while true {
+                            switch await EventsAPI.wait(for: commits, after: generation) {
+                            case .commit: break
+                            case .stopped: return try await writer.finish(nil)
+                            case .quiet:
+                                try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                                continue
+                            }
+                            break
+                        }
+                        continue
                     }
-                    try await Task.sleep(for: EventsAPI.pollInterval)
-                    continue
                 }
                 try await writer.write(ByteBuffer(string: events.map(EventsAPI.text).joined()))
                 last = events.last?.position
-                quiet = .now
             }
             try await writer.finish(nil)
         })
+    }
+}
+
+extension EventsAPI {
+    /// What ended a stream's wait.
+    enum Wake {
+        /// A commit after the stream's read: read again.
+        case commit
+        /// ``keepAliveInterval`` passed without one: say so to the client, and wait on.
+        case quiet
+        /// The server stops, or the client went away.
+        case stopped
+    }
+
+    /// Waits for a commit after `generation`, at most ``keepAliveInterval``.
+    static func wait(for commits: CommitBroadcast, after generation: Int) async -> Wake {
+        await withTaskGroup(of: Wake.self) { group in
+            group.addTask { await commits.waitForCommit(after: generation) ? .commit : .stopped }
+            group.addTask {
+                do {
+                    try await Task.sleep(for: keepAliveInterval)
+                    return .quiet
+                } catch {
+                    return .stopped
+                }
+            }
+            defer { group.cancelAll() }
+            return await group.next() ?? .stopped
+        }
     }
 }
 

@@ -73,10 +73,24 @@ enum PipeStream {
 /// (long-lived event streams end so that the graceful stop need not wait for them).
 public final class StopFlag: Sendable {
     private let value = Atomic<Bool>(false)
+    private let actions = Mutex<[@Sendable () -> Void]>([])
     /// A flag not yet set.
     public init() {}
-    /// Sets the flag.
-    public func stop() { value.store(true, ordering: .releasing) }
+    /// Sets the flag, and runs the actions given to ``whenStopped(_:)``.
+    public func stop() {
+        guard !value.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        for action in actions.withLock({ actions in defer { actions = [] }; return actions }) { action() }
+    }
     /// Whether the flag was set.
     public var isStopped: Bool { value.load(ordering: .acquiring) }
+    /// Runs `action` when the flag is set (at once when it already is): what wakes a stream
+    /// waiting for a commit, so that a stop need not wait for one.
+    func whenStopped(_ action: @escaping @Sendable () -> Void) {
+        let runNow = actions.withLock { actions in
+            if isStopped { return true }
+            actions.append(action)
+            return false
+        }
+        if runNow { action() }
+    }
 }

@@ -65,7 +65,7 @@ final class ShutdownWatchdog {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
-                stopping.stop() // event streams end at their next poll
+                stopping.stop() // event streams end at once
                 DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds)) {
                     StandardStream.write("serve: requests still running \(seconds) s after the signal were abandoned, uncommitted\n", to: STDERR_FILENO)
                     exit(0)

@@ -12,9 +12,11 @@ public struct StockroomServer: Sendable {
     public let configuration: ServerConfiguration
     /// The connections, each on its own thread.
     public let pool: StorePool
-    /// Set when the process is told to stop: event streams end at their next poll.
+    /// Set when the process is told to stop: event streams end at once.
     public let stopping: StopFlag
     let boundPort: BoundPort
+    /// What wakes the event streams: one observation of the database for the whole server.
+    let commits: CommitBroadcast
 
     /// A server over `pool`. Nothing listens until ``run(onListening:)``.
     public init(configuration: ServerConfiguration, pool: StorePool, stopping: StopFlag = StopFlag()) {
@@ -22,6 +24,8 @@ public struct StockroomServer: Sendable {
         self.pool = pool
         self.stopping = stopping
         boundPort = BoundPort(configuration.port)
+        commits = CommitBroadcast(location: pool.location ?? .file(":memory:"),
+                                  busyTimeoutMilliseconds: 5_000, stopping: stopping)
     }
 
     /// Every route, behind the problem answers and the security checks.
@@ -35,7 +39,7 @@ public struct StockroomServer: Sendable {
         items.register(on: router)
         drafts.register(on: router)
         transfer.register(on: router)
-        EventsAPI(pool: pool, stopping: stopping).register(on: router)
+        EventsAPI(pool: pool, stopping: stopping, commits: commits).register(on: router)
         OpenAPIDocument.register(on: router)
         Assets.register(on: router)
         ItemPages(items: items, drafts: drafts).register(on: router)

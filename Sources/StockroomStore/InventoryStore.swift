@@ -197,6 +197,23 @@ public final class InventoryStore {
         }
     }
 
+    /// True when the store's connection to a PostgreSQL server broke (the server stopped or
+    /// restarted) and ``reconnect()`` is needed; always false for a file.
+    public var isDisconnected: Bool {
+        if case .postgres(let connection) = engine { return !connection.connection.isConnected }
+        return false
+    }
+
+    /// Connects to the PostgreSQL server again after the connection broke: a long-lived user
+    /// of one store (the web server's pool) calls it before its next piece of work, so a
+    /// server restart costs the requests made while the server is down, not every later one.
+    /// Nothing to do for a file.
+    ///
+    /// - Throws: `PostgresError` when the server still cannot be reached.
+    public func reconnect() throws {
+        if case .postgres(let connection) = engine { try connection.connection.reset() }
+    }
+
     /// Runs `body` in one read transaction: every repository call in it sees the same snapshot.
     public func read<T>(_ body: () throws -> T) throws -> T {
         switch engine {

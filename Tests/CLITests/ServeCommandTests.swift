@@ -202,7 +202,7 @@ extension ServeCommandTests {
         #expect(resumed.map(\.id) == ["3", "4", "5"])
         #expect(resumed.map(\.event) == ["changed", "deleted", "added"])
         #expect(try RawHTTP.request(port: server.port, "GET", "/api/events", headers: ["Last-Event-ID": "x"]).status == 400)
-        // SIGTERM ends open streams at their next poll: the stop is prompt and clean.
+        // SIGTERM ends open streams at once: the stop is prompt and clean.
         let listener = Thread { _ = try? RawHTTP.events(port: server.port, count: 1000) }
         listener.start()
         let result = server.stop()

@@ -184,6 +184,24 @@ public final class PostgresServer: @unchecked Sendable {
         }
     }
 
+    /// Restarts the server (`pg_ctl restart -m fast`), as an upgrade or a host's reboot would:
+    /// every connection is cut, and the server comes back on the same socket and port.
+    public func restart() throws {
+        try tools.runAsServer("pg_ctl", ["restart", "-m", "fast", "-w", "-t", "120", "-D", dataDirectory, "-l", logPath],
+                              in: directory)
+    }
+
+    /// Stops the server (`pg_ctl stop -m fast`) and keeps its data, for ``startAgain()``: an
+    /// outage, during which connecting fails.
+    public func stopForOutage() throws {
+        try tools.runAsServer("pg_ctl", ["stop", "-m", "fast", "-w", "-t", "120", "-D", dataDirectory], in: directory)
+    }
+
+    /// Starts the server stopped by ``stopForOutage()`` again, on the same socket and port.
+    public func startAgain() throws {
+        try tools.runAsServer("pg_ctl", ["start", "-w", "-t", "120", "-D", dataDirectory, "-l", logPath], in: directory)
+    }
+
     /// Promotes a standby to primary and waits until it accepts writes (`pg_ctl promote -w`).
     public func promote() throws {
         try tools.runAsServer("pg_ctl", ["promote", "-w", "-t", "120", "-D", dataDirectory], in: directory)

@@ -39,6 +39,7 @@
     F(PQcmdStatus) \
     F(PQcmdTuples) \
     F(PQconnectPoll) \
+    F(PQconsumeInput) \
     F(PQconnectStart) \
     F(PQconnectStartParams) \
     F(PQconninfo) \
@@ -65,6 +66,7 @@
     F(PQlibVersion) \
     F(PQnparams) \
     F(PQnfields) \
+    F(PQnotifies) \
     F(PQntuples) \
     F(PQport) \
     F(PQprepare) \

@@ -45,6 +45,9 @@ public final class StorePool: Sendable {
     private let stopped = DispatchGroup()
     /// How many threads, and so connections, the pool has.
     public let size: Int
+    /// Where the stores are, when the pool was opened for a location: what the server's event
+    /// streams observe (`CommitBroadcast`).
+    public let location: DatabaseLocation?
 
     /// How many connections ``open(_:busyTimeout:readOnly:connections:)`` opens by default: a
     /// few readers beside a writer.
@@ -66,7 +69,7 @@ public final class StorePool: Sendable {
         let milliseconds = Int32(clamping: busyTimeout.components.seconds * 1000
             + busyTimeout.components.attoseconds / 1_000_000_000_000_000)
         let isFile = if case .file = location { true } else { false }
-        return try await StorePool(size: connections, serializesWrites: isFile && !readOnly) {
+        return try await StorePool(size: connections, serializesWrites: isFile && !readOnly, location: location) {
             if readOnly {
                 return try InventoryStore.reading(location: location, busyTimeoutMilliseconds: milliseconds, contents: .itemHistory)
             }
@@ -80,9 +83,11 @@ public final class StorePool: Sendable {
     /// migrating is created and migrated once, not raced by `size` connections.
     ///
     /// - Throws: the first store's opening error (nothing is left running).
-    public init(size: Int, serializesWrites: Bool = false, open: @escaping @Sendable () throws -> InventoryStore) async throws {
+    public init(size: Int, serializesWrites: Bool = false, location: DatabaseLocation? = nil,
+                open: @escaping @Sendable () throws -> InventoryStore) async throws {
         precondition(size >= 1)
         self.size = size
+        self.location = location
         self.serializesWrites = serializesWrites
         for index in 0..<size {
             do {
@@ -114,13 +119,39 @@ public final class StorePool: Sendable {
 
     /// The thread's loop: take a job, run it with this thread's store, until told to stop.
     private func serve(_ store: InventoryStore) {
+        var reconnection = Reconnection()
         while true {
             available.wait()
             let job = queue.withLock { $0.isEmpty ? nil : $0.removeFirst() }
             switch job {
-            case .work(let body): body(store)
+            case .work(let body):
+                reconnection.attemptIfDue(store)
+                body(store)
             case .stop: return
             case nil: continue
+            }
+        }
+    }
+
+    /// When a thread's PostgreSQL connection broke (the server restarted), it connects again
+    /// before its next job, at most once per pause; the pauses double from
+    /// ``Reconnection/firstPause`` to ``Reconnection/longestPause`` while the server stays
+    /// away. A job meanwhile fails at once as the server being unreachable: `503` with
+    /// `Retry-After`, never a wait per request.
+    struct Reconnection {
+        static let firstPause: Duration = .milliseconds(100)
+        static let longestPause: Duration = .seconds(5)
+        private var pause = firstPause
+        private var notBefore = ContinuousClock.now
+
+        mutating func attemptIfDue(_ store: InventoryStore) {
+            guard store.isDisconnected, ContinuousClock.now >= notBefore else { return }
+            do {
+                try store.reconnect()
+                pause = Reconnection.firstPause
+            } catch {
+                notBefore = .now + pause
+                pause = min(pause * 2, Reconnection.longestPause)
             }
         }
     }

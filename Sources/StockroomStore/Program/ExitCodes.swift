@@ -12,12 +12,14 @@ extension Failure.Code {
             "`migrate status --exit-code` found migrations not yet applied"
         case .versionConflict:
             "`items update` or `items adjust` with `--if-version N`: the item is no longer at version N (someone changed it since); nothing was changed. Re-read it (`items show`) and decide again"
+        case .historyGone:
+            "`events --follow`: the history being followed is gone: replaced by `restore` (positions may go backwards), or the database file deleted or replaced; `events --after N` past the last event. Follow again from the start (`--after 0`)"
         case .usage:
             "bad command line: unknown or conflicting flags, a malformed or ambiguous id, an invalid value, a name with a control character or made only of invisible characters, an argument that is not valid UTF-8, SQL that `query` refuses, `draft wizard` without a terminal on stdin and stdout, `backup` or `restore` on a PostgreSQL database (the server's own tools copy it: docs/postgresql.md, \"Backups on PostgreSQL\")"
         case .dataError:
             "data that breaks a rule: saving a draft with a blank name, `items adjust` taking more than is in stock (\"only 2 in stock\"), bad rows in an `import` file (nothing imported), a row that does not decode, a database whose migrations cannot be trusted (edited, unknown/newer, gap) or that `migrate verify` finds off, a failing migration, a query that fails while running, a SQLite file that is not a Stockroom database (any command but `query` and `check`), a write a PostgreSQL constraint refused"
         case .notFound:
-            "the item or draft was not found, or there is no database file for a command that needs one (`query`, `check`, `backup`, `migrate verify`, `restore`'s source); `draft wizard`: the draft was saved or cancelled by another process while a question waited"
+            "the item or draft was not found, or there is no database file for a command that needs one (`query`, `check`, `backup`, `migrate verify`, `restore`'s source, `events --follow`); `draft wizard`: the draft was saved or cancelled by another process while a question waited"
         case .unavailable:
             "the PostgreSQL client library (libpq, Debian `libpq5`) could not be loaded, for a `postgresql://` database; SQLite files never need it; `serve` could not listen on the address and port asked for (in use, or not an address of this machine), or its program `stockroom-serve` is missing next to `stockroom` or cannot be run"
         case .software:

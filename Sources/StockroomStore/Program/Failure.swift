@@ -16,6 +16,9 @@ package enum Failure {
         // `items update --if-version`: the item changed since. No sysexits value means "someone
         // else won the race"; scripts test for it to re-read and retry, as they test 1 above.
         case versionConflict = 3
+        // `events --follow`: the history it followed is gone (restore, file deleted or
+        // replaced). Its own code so that a script can tell "start again from 0" from a failure.
+        case historyGone = 4
         case usage = 64        // EX_USAGE
         case dataError = 65    // EX_DATAERR
         case notFound = 66     // EX_NOINPUT
@@ -153,6 +156,9 @@ package enum Failure {
             return (code(for: error), error.description)
         case let error as CopyError:
             return (code(for: error), error.description)
+        case let error as ObservationError:
+            if case .databaseMissing = error { return (.notFound, error.description) }
+            return (.historyGone, error.description)
         default:
             let status = parser.exitStatus(error)
             if status == Code.success.rawValue { return (.success, "") }

@@ -1,0 +1,155 @@
+import FoundationEssentials
+import Glibc
+
+/// How a follower of a SQLite file learns of a commit by any process: the kernel tells.
+///
+/// inotify(7) watches the database's directory for writes to the database, its `-wal` and its
+/// `-journal` (a directory watch, not one on the `-wal` file, because the WAL is created,
+/// truncated by a checkpoint and deleted by the last connection to close: a watch on the file
+/// itself would be lost with it). Other files of the directory wake the thread but are
+/// ignored by name; `-shm` is never a reason (it is written through `mmap`, which inotify
+/// does not report, and readers write it too).
+///
+/// inotify reports the write to the WAL, which comes before the commit is visible to another
+/// connection (the writer updates the WAL index in `-shm` afterwards). So after a wake the
+/// caller's check (the last position) is repeated until it confirms: at once, then after 1,
+/// 2, 4, … ms up to about a second in all while nothing more arrives; a write that is never
+/// committed (rolled back) ends the checks, and the next write wakes the watch again.
+///
+/// Fallback, where inotify cannot be used (no inotify instance left, a filesystem that does
+/// not report other machines' writes such as NFS or SMB, or `STOCKROOM_WATCH=poll` in the
+/// environment): the check runs every ``fallbackIntervalMilliseconds``.
+final class FileCommitWatch: CommitWatch {
+    /// How often the fallback checks, in milliseconds.
+    static let fallbackIntervalMilliseconds: Int32 = 1_000
+    /// The longest pause between two checks after a wake, in milliseconds (the pauses double
+    /// from 1 ms; the sum is about a second).
+    static let longestConfirmationPause: Int32 = 512
+
+    private let path: String
+    /// The inotify instance, or nil in the fallback.
+    private let inotify: Int32?
+    private let names: [String]
+    private let fileName: String
+    /// The database file's device and inode when the watch began: another file at the path
+    /// is a replacement.
+    private let identity: (device: UInt64, inode: UInt64)?
+
+    private init(path: String, inotify: Int32?) {
+        self.path = path
+        self.inotify = inotify
+        fileName = FileCommitWatch.split(FileCommitWatch.resolved(path)).name
+        names = [fileName, fileName + "-wal", fileName + "-journal"]
+        identity = FileCommitWatch.identity(of: path)
+    }
+
+    deinit {
+        if let inotify { close(inotify) }
+    }
+
+    /// A watch on the database at `path`: inotify when it can be used, else the fallback.
+    static func make(path: String) throws -> FileCommitWatch {
+        if usesFallback(for: path) { return FileCommitWatch(path: path, inotify: nil) }
+        let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard descriptor >= 0 else { return FileCommitWatch(path: path, inotify: nil) }
+        let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO
+            | IN_DELETE_SELF | IN_MOVE_SELF)
+        guard inotify_add_watch(descriptor, split(resolved(path)).directory, mask) >= 0 else {
+            close(descriptor)
+            return FileCommitWatch(path: path, inotify: nil)
+        }
+        return FileCommitWatch(path: path, inotify: descriptor)
+    }
+
+    /// True when the fallback is asked for, or the file is on a filesystem whose changes by
+    /// other machines inotify never reports (/proc/self/mountinfo names its type).
+    static func usesFallback(for path: String) -> Bool {
+        if let asked = getenv("STOCKROOM_WATCH"), String(cString: asked) == "poll" { return true }
+        guard let type = MountTable.filesystemType(of: path) else { return false }
+        let remote = ["nfs", "nfs4", "cifs", "smb3", "smbfs", "9p", "ceph", "glusterfs", "lustre", "afs", "fuse.sshfs"]
+        return remote.contains(type)
+    }
+
+    func wait(stop: StopSignal, until confirmed: () throws -> Bool) throws -> Bool {
+        guard let inotify else {
+            while true {
+                if try confirmed() { return true }
+                try checkIdentity()
+                if !pollReadable([stop.descriptor], timeoutMilliseconds: FileCommitWatch.fallbackIntervalMilliseconds).isEmpty {
+                    return false
+                }
+            }
+        }
+        // -1: wait for the kernel; 0 and more: confirming a write, this long before checking again.
+        var pause: Int32 = -1
+        while true {
+            let ready = pollReadable([stop.descriptor, inotify], timeoutMilliseconds: pause)
+            if ready.contains(0) { return false }
+            if ready.contains(1) {
+                let (written, moved) = drainEvents(inotify)
+                if moved { try checkIdentity() }
+                if written || moved { pause = 0 }
+            }
+            guard pause >= 0 else { continue }
+            if try confirmed() { return true }
+            pause = pause == 0 ? 1 : pause * 2
+            if pause > FileCommitWatch.longestConfirmationPause { pause = -1 }
+        }
+    }
+
+    func recover(from error: any Error, stop: StopSignal) throws -> Bool { throw error }
+
+    /// Reads every queued event: whether one of the database's files was written, and
+    /// whether the database file (or the directory) was created, deleted or moved.
+    private func drainEvents(_ inotify: Int32) -> (written: Bool, moved: Bool) {
+        var written = false, moved = false
+        let size = 64 * 1024
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
+        defer { buffer.deallocate() }
+        while true {
+            let count = read(inotify, buffer, size)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return (written, moved) }
+            var offset = 0
+            while offset + MemoryLayout<inotify_event>.size <= count {
+                let event = buffer.load(fromByteOffset: offset, as: inotify_event.self)
+                let nameStart = buffer + offset + MemoryLayout<inotify_event>.size
+                let name = event.len > 0 ? String(cString: nameStart.assumingMemoryBound(to: CChar.self)) : ""
+                offset += MemoryLayout<inotify_event>.size + Int(event.len)
+                let mask = Int32(bitPattern: event.mask)
+                if mask & Int32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 { moved = true; continue }
+                guard names.contains(name) else { continue }
+                if name == fileName, mask & Int32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO) != 0 { moved = true }
+                if mask & Int32(IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE) != 0 { written = true }
+            }
+        }
+    }
+
+    /// Throws when the file at the path is gone or is another file than the one followed.
+    private func checkIdentity() throws {
+        guard let identity else { return }
+        guard let now = FileCommitWatch.identity(of: path) else { throw ObservationError.fileDeleted(path: path) }
+        guard now == identity else { throw ObservationError.fileReplaced(path: path) }
+    }
+
+    private static func identity(of path: String) -> (device: UInt64, inode: UInt64)? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return (UInt64(status.st_dev), UInt64(status.st_ino))
+    }
+
+    /// `path` with symbolic links resolved: SQLite keeps the `-wal` beside the file a link
+    /// points to, so that is the directory to watch.
+    private static func resolved(_ path: String) -> String {
+        guard let real = realpath(path, nil) else { return path }
+        defer { free(real) }
+        return String(cString: real)
+    }
+
+    /// The directory (absolute or relative, "." when none) and the file name of `path`.
+    private static func split(_ path: String) -> (directory: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let directory = String(path[..<slash])
+        return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
+    }
+}

@@ -1,0 +1,105 @@
+import Inventory
+
+/// A value read from an inventory, read again whenever a commit (by anyone: this process,
+/// another `stockroom`, `stockroom-serve`, `sqlite3`, `psql`) adds to its history: an
+/// `AsyncSequence` of fresh values, the first one at once.
+///
+/// Bursts are coalesced: the value is read again only when the consumer asks for the next
+/// one, once, however many commits came in between (a million-row import, one commit, gives
+/// one value; a thousand commits while the consumer was busy give one value too). A value
+/// equal to the last one returned is not returned again. Every change to `items` appends
+/// history, so a commit that could change the value is always seen; one that cannot (another
+/// item's change) may give an equal value, which is skipped.
+///
+/// Each iterator reads on a thread of its own with its own read connection and watch (see
+/// ``HistoryFollower`` for how each engine is woken); dropping the iterator or cancelling its
+/// task closes them. ``ItemQueryObservation`` observes an ``ItemQuery``.
+public struct StoreObservation<Value: Sendable & Equatable>: AsyncSequence, Sendable {
+    public typealias Element = Value
+
+    /// Where the inventory is.
+    public let location: DatabaseLocation
+    /// How long a read waits for a writer's lock (SQLite), in milliseconds.
+    public let busyTimeoutMilliseconds: Int32
+    private let read: @Sendable (InventoryStore) throws -> Value
+
+    /// Observes the value `read` returns, at `location`. `read` runs on the observation's
+    /// thread, in one read transaction (one snapshot).
+    public init(location: DatabaseLocation, busyTimeoutMilliseconds: Int32 = 5_000,
+                read: @escaping @Sendable (InventoryStore) throws -> Value) {
+        self.location = location
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        self.read = read
+    }
+
+    public func makeAsyncIterator() -> Iterator { Iterator(observation: self) }
+
+    /// Gives the value now, then again after each commit that changed it.
+    public struct Iterator: AsyncIteratorProtocol {
+        private let lifetime: ProducerLifetime<Value>
+        private var finished = false
+
+        init(observation: StoreObservation) {
+            let location = observation.location, timeout = observation.busyTimeoutMilliseconds
+            let read = observation.read
+            lifetime = ProducerLifetime(BlockingProducer(name: "stockroom-observation", stop: StopSignal()) { stop in
+                let reader = try ObservedStore(location: location, busyTimeoutMilliseconds: timeout)
+                var seen: (position: Int64, value: Value)?
+                return {
+                    while !stop.isStopped {
+                        if let last = seen?.position {
+                            guard try reader.waitForCommit(stop: stop, until: { try $0.items.lastEventPosition() != last }) else {
+                                return nil
+                            }
+                        }
+                        // The position first, in the same snapshot: a commit after the read
+                        // is then seen as a change by the next wait.
+                        let fresh = try reader.retrying(stop: stop) { store in
+                            try store.read { (try store.items.lastEventPosition(), try read(store)) }
+                        }
+                        guard let fresh else { return nil }
+                        let changed = seen.map { $0.value != fresh.1 } ?? true
+                        seen = (fresh.0, fresh.1)
+                        if changed { return fresh.1 }
+                    }
+                    return nil
+                }
+            })
+        }
+
+        /// The value at first, later the next different value once a commit changed it; nil
+        /// once the task was cancelled.
+        public mutating func next() async throws -> Value? {
+            guard !finished else { return nil }
+            do {
+                guard let value = try await lifetime.producer.next() else {
+                    finished = true
+                    return nil
+                }
+                return value
+            } catch {
+                finished = true
+                throw error
+            }
+        }
+    }
+}
+
+/// The items an ``ItemQuery`` matches, fresh after every commit that changed them (see
+/// ``StoreObservation``).
+///
+/// ```swift
+/// for try await items in ItemQueryObservation(location: .file(path), query: ItemQuery(status: .outOfStock)) {
+///     show(items)
+/// }
+/// ```
+public typealias ItemQueryObservation = StoreObservation<[Item]>
+
+extension StoreObservation where Value == [Item] {
+    /// Observes the items `query` matches at `location`.
+    public init(location: DatabaseLocation, query: ItemQuery, busyTimeoutMilliseconds: Int32 = 5_000) {
+        self.init(location: location, busyTimeoutMilliseconds: busyTimeoutMilliseconds) { store in
+            try store.items.items(matching: query)
+        }
+    }
+}
