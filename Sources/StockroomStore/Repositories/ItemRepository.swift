@@ -106,14 +106,17 @@ public struct ItemRepository {
     }
 
     /// Changes the item's quantity by `change` relative to what is stored when the write
-    /// commits (``Status/adjusted(by:)``), and returns the result. The read and the write are
+    /// commits (`Status.adjusted(by:)`), and returns the result. The read and the write are
     /// one write transaction (SQLite's write lock taken at `BEGIN IMMEDIATE`; PostgreSQL's row
     /// lock taken by the read), so adjustments made at once all count, each one version.
     ///
-    /// - Parameter expectedVersion: when given, the adjustment happens only if the item is
-    ///   still at this version; without it, none is needed for concurrent adjustments to add up.
+    /// - Parameters:
+    ///   - id: the item.
+    ///   - change: how many to add (received) or, negative, to take (sold).
+    ///   - expectedVersion: when given, the adjustment happens only if the item is still at
+    ///     this version; without it, none is needed for concurrent adjustments to add up.
     /// - Throws: ``StoreError/notFound(_:_:)``, ``StoreError/versionConflict(id:expected:current:)``,
-    ///   ``InventoryError/notEnoughInStock(available:requested:)`` (nothing changed).
+    ///   `InventoryError.notEnoughInStock(available:requested:)` (nothing changed).
     @discardableResult
     public func adjust(id: UUID, by change: Int, ifVersion expectedVersion: Int? = nil) throws -> Item {
         switch engine {
