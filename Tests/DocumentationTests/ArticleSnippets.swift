@@ -101,6 +101,34 @@ import Testing
         pool.close()
     }
 
+    /// Sources/StockroomStore/StockroomStore.docc/ObservingChanges.md
+    @Test func articleObservingChanges() async throws {
+        let directory = TemporaryDirectory("stockroom-docs")
+        let path = directory.path("inventory.sqlite")
+        _ = path
+
+        let location = DatabaseLocation.file(path)
+        let pool = try await StorePool.open(location)
+        try await pool.write { store in try store.items.insert(Item(name: "Keyboard")) }
+
+        var lastSeen: Int64 = 0
+        for try await event in HistoryEvents(location: location, after: lastSeen) {
+            lastSeen = event.position
+            break  // a follower would go on: the sequence waits for the next commit
+        }
+        #expect(lastSeen == 1)
+
+        var outOfStock = ItemQueryObservation(location: location, query: ItemQuery(status: .outOfStock))
+            .makeAsyncIterator()
+        #expect(try await outOfStock.next() == [])           // at once
+        try await pool.write { store in
+            try store.items.insert(Item(name: "Phone", status: .outOfStock(isOnBackOrder: true)))
+        }
+        let fresh = try await outOfStock.next()             // woken by the commit
+        #expect(fresh?.map(\.name) == ["Phone"])
+        pool.close()
+    }
+
     /// Sources/StockroomStore/StockroomStore.docc/SQLiteAndPostgreSQL.md
     @Test func articleSQLiteAndPostgreSQL() async throws {
         let directory = TemporaryDirectory("stockroom-docs")
