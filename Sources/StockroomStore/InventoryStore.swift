@@ -10,9 +10,9 @@ import StockroomMigrations
 ///
 /// Opening a store to write creates the file when it is missing and applies any pending
 /// migration, so a user's first command needs no setup step. Opening it to read changes
-/// nothing: the file is read as it is (see ``reading(path:busyTimeoutMilliseconds:contents:migrations:)``).
+/// nothing: the file is read as it is (``StorePool/open(_:busyTimeout:readOnly:connections:)`` with `readOnly`).
 /// A foreign file, a database migrated by a newer Stockroom, or one whose applied migrations
-/// were edited, is refused before anything is read or written (see ``DatabaseFile``).
+/// were edited, is refused before anything is read or written.
 public final class InventoryStore {
     /// The open connection, for either engine.
     typealias Connections = PerEngine<Database, PostgresStoreConnection>
@@ -60,7 +60,7 @@ public final class InventoryStore {
     /// Opens the inventory at `location` to read `contents`, changing nothing (see
     /// ``reading(path:busyTimeoutMilliseconds:contents:migrations:)``). A PostgreSQL database
     /// whose tables were never created reads as an empty inventory.
-    public static func reading(location: DatabaseLocation, busyTimeoutMilliseconds: Int32 = 5_000,
+    package static func reading(location: DatabaseLocation, busyTimeoutMilliseconds: Int32 = 5_000,
                                contents: Contents) throws -> InventoryStore {
         switch location {
         case .file(let path):
@@ -108,7 +108,7 @@ public final class InventoryStore {
     }
 
     /// The tables a read command needs, with the schema versions that matter to it.
-    public enum Contents: Sendable {
+    package enum Contents: Sendable {
         /// The `items` table.
         case items
         /// The `drafts` table.
@@ -155,7 +155,7 @@ public final class InventoryStore {
     ///
     /// - Throws: ``DatabaseFileError/needsMigration(path:version:)`` when the table's columns
     ///   are older than the queries; whatever ``DatabaseFile/openForReading(path:busyTimeoutMilliseconds:migrations:accepting:)`` throws.
-    public static func reading(path: String, busyTimeoutMilliseconds: Int32 = 5_000, contents: Contents,
+    package static func reading(path: String, busyTimeoutMilliseconds: Int32 = 5_000, contents: Contents,
                                migrations: MigrationSet = .embedded(.sqlite)) throws -> InventoryStore {
         if let (database, inspection) = try DatabaseFile.openForReading(
             path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, migrations: migrations),

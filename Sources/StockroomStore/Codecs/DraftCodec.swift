@@ -6,7 +6,7 @@ import Inventory
 ///
 ///     .adding(item)                      'adding'       NULL
 ///     .duplicating(item, sourceItemID:)  'duplicating'  the source's id
-public enum DraftCodec: TaggedCodec {
+package enum DraftCodec: TaggedCodec {
     /// The cases of `Draft` as stored in the tag column.
     public enum Tag: CaseIterable, Sendable {
         case adding, duplicating

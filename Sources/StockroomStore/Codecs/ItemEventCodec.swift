@@ -14,7 +14,7 @@ import Inventory
 /// The status pairs are ``StatusCodec`` under the prefixes `from_` and `to_`. The location
 /// (migration 0008) follows as `location_changed` (1 when it changed, else NULL: events older
 /// than the column have NULL) and its pair `from_location`, `to_location`.
-public enum ItemEventCodec: TaggedCodec {
+package enum ItemEventCodec: TaggedCodec {
     /// The cases of `ItemEvent` as stored in the tag column.
     public enum Tag: CaseIterable, Sendable {
         case added, changed, deleted

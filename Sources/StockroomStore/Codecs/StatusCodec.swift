@@ -6,7 +6,7 @@ import Inventory
 ///     .outOfStock(isOnBackOrder: b)  'out_of_stock'  NULL   0 or 1
 ///
 /// Under a prefix it stores the before and after of a status change in `item_events`.
-public enum StatusCodec: TaggedCodec {
+package enum StatusCodec: TaggedCodec {
     /// The cases of `Status` as stored in the tag column.
     ///
     /// The raw values are the implicit 0, 1, 2, … in declaration order: `tag(matching:)` walks

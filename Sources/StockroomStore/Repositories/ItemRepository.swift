@@ -184,7 +184,7 @@ public struct ItemRepository {
 
     /// The item's history as the raw columns of `item_events`: their names, then one row of
     /// values as text per event (NULL as an empty field), oldest first.
-    public func historyColumns(id: UUID) throws -> (names: [String], rows: [[String]]) {
+    package func historyColumns(id: UUID) throws -> (names: [String], rows: [[String]]) {
         switch engine {
         case .sqlite(let records): try records.history.columns(of: id)
         case .postgres(let records): try records.history.columns(of: id)

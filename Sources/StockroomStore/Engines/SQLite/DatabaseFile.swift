@@ -21,7 +21,7 @@ import StockroomMigrations
 ///   failing migration) leaves nothing behind, and processes racing to create the file never
 ///   see it half made. The one that links first wins; the others use its file. A create killed
 ///   outright (SIGKILL) leaves its unlocked temporary file, which the next write removes.
-public enum DatabaseFile {
+package enum DatabaseFile {
     /// What an inspection found in a file that is a SQLite database.
     public struct Inspection: Sendable {
         /// The migrations recorded as applied, in version order.
