@@ -71,7 +71,7 @@ final class CommitBroadcast: Sendable {
         let location = self.location, timeout = busyTimeoutMilliseconds
         let task = Task { [weak self] in
             while !Task.isCancelled {
-                let observation = StoreObservation(location: location, busyTimeoutMilliseconds: timeout) { store in
+                let observation = StoreObservation(location: location, busyTimeout: .milliseconds(timeout)) { store in
                     try store.items.lastEventPosition()
                 }
                 do {

@@ -66,8 +66,7 @@ public final class StorePool: Sendable {
     /// - Throws: what ``InventoryStore/init(location:busyTimeoutMilliseconds:)`` throws.
     public static func open(_ location: DatabaseLocation, busyTimeout: Duration = .seconds(5), readOnly: Bool = false,
                             connections: Int = defaultConnections) async throws -> StorePool {
-        let milliseconds = Int32(clamping: busyTimeout.components.seconds * 1000
-            + busyTimeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = busyTimeout.clampedMilliseconds
         let isFile = if case .file = location { true } else { false }
         return try await StorePool(size: connections, serializesWrites: isFile && !readOnly, location: location) {
             if readOnly {

@@ -22,18 +22,18 @@ public struct HistoryEvents: AsyncSequence, Sendable {
     public let location: DatabaseLocation
     /// The position to start after (nil or 0: the first event).
     public let position: Int64?
-    /// How long a read waits for a writer's lock (SQLite), in milliseconds.
-    public let busyTimeoutMilliseconds: Int32
+    /// How long a read waits for a writer's lock (SQLite).
+    public let busyTimeout: Duration
     /// Events read at a time at most.
     public let pageSize: Int
 
     /// The events of the inventory at `location` after `position`.
-    public init(location: DatabaseLocation, after position: Int64? = nil, busyTimeoutMilliseconds: Int32 = 5_000,
+    public init(location: DatabaseLocation, after position: Int64? = nil, busyTimeout: Duration = .seconds(5),
                 pageSize: Int = 500) {
         precondition(pageSize >= 1, "a page holds at least one event")
         self.location = location
         self.position = position
-        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        self.busyTimeout = busyTimeout
         self.pageSize = pageSize
     }
 
@@ -80,10 +80,10 @@ public struct HistoryPages: AsyncSequence, Sendable {
 
         init(events: HistoryEvents) {
             let location = events.location, position = events.position
-            let timeout = events.busyTimeoutMilliseconds, pageSize = events.pageSize
+            let timeout = events.busyTimeout.clampedMilliseconds, pageSize = events.pageSize
             lifetime = ProducerLifetime(BlockingProducer(name: "stockroom-history", stop: StopSignal()) { stop in
                 let follower = try HistoryFollower(location: location, after: position,
-                                                   busyTimeoutMilliseconds: timeout, stopSignal: stop)
+                                                   busyTimeout: .milliseconds(timeout), stopSignal: stop)
                 return {
                     let page = try follower.next(limit: pageSize)
                     return page.isEmpty ? nil : page

@@ -39,12 +39,12 @@ public final class HistoryFollower {
     /// - Throws: ``ObservationError/databaseMissing(path:)`` when there is no Stockroom
     ///   database there yet; what opening the store for reading throws (``DatabaseFileError``,
     ///   `PostgresError`).
-    public init(location: DatabaseLocation, after position: Int64? = nil, busyTimeoutMilliseconds: Int32 = 5_000,
+    public init(location: DatabaseLocation, after position: Int64? = nil, busyTimeout: Duration = .seconds(5),
                 stopSignal: StopSignal = StopSignal()) throws {
         self.location = location
         self.position = max(position ?? 0, 0)
         self.stopSignal = stopSignal
-        reader = try ObservedStore(location: location, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        reader = try ObservedStore(location: location, busyTimeoutMilliseconds: busyTimeout.clampedMilliseconds)
     }
 
     /// The next events in commit order, at most `limit`: at once when some are committed after

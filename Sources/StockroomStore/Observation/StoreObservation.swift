@@ -19,16 +19,16 @@ public struct StoreObservation<Value: Sendable & Equatable>: AsyncSequence, Send
 
     /// Where the inventory is.
     public let location: DatabaseLocation
-    /// How long a read waits for a writer's lock (SQLite), in milliseconds.
-    public let busyTimeoutMilliseconds: Int32
+    /// How long a read waits for a writer's lock (SQLite).
+    public let busyTimeout: Duration
     private let read: @Sendable (InventoryStore) throws -> Value
 
     /// Observes the value `read` returns, at `location`. `read` runs on the observation's
     /// thread, in one read transaction (one snapshot).
-    public init(location: DatabaseLocation, busyTimeoutMilliseconds: Int32 = 5_000,
+    public init(location: DatabaseLocation, busyTimeout: Duration = .seconds(5),
                 read: @escaping @Sendable (InventoryStore) throws -> Value) {
         self.location = location
-        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        self.busyTimeout = busyTimeout
         self.read = read
     }
 
@@ -40,7 +40,7 @@ public struct StoreObservation<Value: Sendable & Equatable>: AsyncSequence, Send
         private var finished = false
 
         init(observation: StoreObservation) {
-            let location = observation.location, timeout = observation.busyTimeoutMilliseconds
+            let location = observation.location, timeout = observation.busyTimeout.clampedMilliseconds
             let read = observation.read
             lifetime = ProducerLifetime(BlockingProducer(name: "stockroom-observation", stop: StopSignal()) { stop in
                 let reader = try ObservedStore(location: location, busyTimeoutMilliseconds: timeout)
@@ -97,8 +97,8 @@ public typealias ItemQueryObservation = StoreObservation<[Item]>
 
 extension StoreObservation where Value == [Item] {
     /// Observes the items `query` matches at `location`.
-    public init(location: DatabaseLocation, query: ItemQuery, busyTimeoutMilliseconds: Int32 = 5_000) {
-        self.init(location: location, busyTimeoutMilliseconds: busyTimeoutMilliseconds) { store in
+    public init(location: DatabaseLocation, query: ItemQuery, busyTimeout: Duration = .seconds(5)) {
+        self.init(location: location, busyTimeout: busyTimeout) { store in
             try store.items.items(matching: query)
         }
     }

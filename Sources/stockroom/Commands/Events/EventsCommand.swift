@@ -68,7 +68,7 @@ struct EventsCommand: ParsableCommand {
         }
         let stop = EventFollowing.stopOnSignalsAndClosedOutput()
         let follower = try HistoryFollower(location: database.resolvedLocation(), after: after,
-                                           busyTimeoutMilliseconds: database.busyTimeoutMilliseconds, stopSignal: stop)
+                                           busyTimeout: .milliseconds(database.busyTimeoutMilliseconds), stopSignal: stop)
         while true {
             let page = try follower.next()
             // Empty: stopped by a signal or a closed pipe; a failed write: the reader is gone.
