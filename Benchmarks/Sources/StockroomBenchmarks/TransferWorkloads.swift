@@ -85,12 +85,12 @@ struct TransferWorkloads {
             try FileManager.default.copyItem(atPath: template, toPath: target)
         }
         let conversion = """
-            INSERT INTO items (id, name, color, status, quantity, is_on_back_order, created_at, updated_at)
+            INSERT INTO items (id, name, color, status, quantity, is_on_back_order, location, created_at, updated_at)
             SELECT id, name, nullif(color, ''), status, CAST(nullif(quantity, '') AS INTEGER),
-                   CAST(nullif(is_on_back_order, '') AS INTEGER), created_at, updated_at FROM staging;
+                   CAST(nullif(is_on_back_order, '') AS INTEGER), nullif(location, ''), created_at, updated_at FROM staging;
             -- (The schema's triggers record each item's version 1: migration 0004.)
             """
-        let staging = "CREATE TEMP TABLE staging (id TEXT, name TEXT, color TEXT, status TEXT, quantity TEXT, is_on_back_order TEXT, created_at TEXT, updated_at TEXT);\n.import --csv --skip 1 '\(csv)' staging\n"
+        let staging = "CREATE TEMP TABLE staging (id TEXT, name TEXT, color TEXT, status TEXT, quantity TEXT, is_on_back_order TEXT, location TEXT, created_at TEXT, updated_at TEXT);\n.import --csv --skip 1 '\(csv)' staging\n"
         let plain = scratch.appending(path: "w7-shell.sql").path
         try (staging + "BEGIN;\n" + conversion + "\nCOMMIT;\n").write(toFile: plain, atomically: true, encoding: .utf8)
         // The same job done as Stockroom does it: indexes dropped, rows loaded, indexes built.
