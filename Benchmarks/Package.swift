@@ -27,6 +27,8 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
+        // W12 (c): the library's HistoryEvents as a program latency.py can time.
+        .executableTarget(name: "ObserveEvents", dependencies: [.product(name: "StockroomStore", package: "Stockroom")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -12,6 +12,8 @@
 #   BEFORE=/work/main/.build/debug/stockroom scripts/bench-observation.sh
 #                                                      first GET /api/events of a binary without
 #                                                      observation (its 250 ms poll), same run
+#   LIBRARY=$(swift build -c release --package-path Benchmarks --show-bin-path)/ObserveEvents scripts/bench-observation.sh
+#                                                      also the library's HistoryEvents (W12 c)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 stockroom=${STOCKROOM:-$(swift build --show-bin-path)/stockroom}
@@ -21,13 +23,15 @@ work=.build/bench-observation
 mkdir -p "$work"
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 run() { python3 Benchmarks/Observation/latency.py "$@" --commits "$commits" --idle-seconds "$idle"; }
+library=()
+[[ -n "${LIBRARY:-}" ]] && library=(--library "$LIBRARY")
 [[ -n "${BEFORE:-}" ]] && run "$BEFORE" "$work" --sse-only
-run "$stockroom" "$work"
+run "$stockroom" "$work" "${library[@]}"
 [[ -n "${BEFORE:-}" ]] && python3 Benchmarks/Observation/idle_streams.py "$BEFORE" "$work" --idle-seconds "$idle"
 python3 Benchmarks/Observation/idle_streams.py "$stockroom" "$work" --idle-seconds "$idle"
 if [[ -n "${POSTGRES:-}" ]]; then
     source scripts/lib/bench-postgres.sh
     start_throwaway_postgres
     [[ -n "${BEFORE:-}" ]] && run "$BEFORE" "$work" --sse-only --engine postgres --uri "$(uri postgres)"
-    run "$stockroom" "$work" --engine postgres --uri "$(uri postgres)"
+    run "$stockroom" "$work" --engine postgres --uri "$(uri postgres)" "${library[@]}"
 fi

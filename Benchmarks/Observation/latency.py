@@ -4,10 +4,12 @@
 A writer process (this script) commits one item at a time and takes the time when its commit
 returns; the observer's line for that commit is read from a pipe and timed on arrival.
 Observers: (a) `stockroom events --follow` (engine: SQLite file, or PostgreSQL through psql as
-the writer), (b) `GET /api/events` of `stockroom serve` on the same database. Prints p50, p90,
+the writer), (b) `GET /api/events` of `stockroom serve` on the same database, (c) with
+`--library PROGRAM`, the library's `HistoryEvents` in a program of its own (ObserveEvents, in
+the Benchmarks package), timed when its `for try await` loop receives the event. Prints p50, p90,
 p99 and max in milliseconds, and each observer's CPU time over an idle window.
 
-    latency.py STOCKROOM_BINARY WORK_DIR [--commits N] [--engine sqlite|postgres --uri URI]
+    latency.py STOCKROOM_BINARY WORK_DIR [--commits N] [--engine sqlite|postgres --uri URI] [--library PROGRAM]
 """
 import argparse, json, os, select, socket, sqlite3, statistics, subprocess, sys, time, uuid
 
@@ -76,6 +78,7 @@ def main():
     parser.add_argument("--idle-seconds", type=float, default=10)
     parser.add_argument("--sse-only", action="store_true",
                         help="a binary without `events` (main before issue 27): measure GET /api/events alone")
+    parser.add_argument("--library", help="ObserveEvents: also time the library's HistoryEvents (W12 c)")
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
     if args.engine == "sqlite":
@@ -102,6 +105,8 @@ def main():
     sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nLast-Event-ID: %d\r\n\r\n" % (port, last))
     sse = LineReader(sock.fileno())
     follow = LineReader(follower.stdout.fileno())
+    library = subprocess.Popen([args.library, db, str(last)], stdout=subprocess.PIPE) if args.library else None
+    observed = LineReader(library.stdout.fileno()) if library else None
 
     # Idle: nothing written; CPU time of each observer over the window.
     time.sleep(1)
@@ -111,12 +116,16 @@ def main():
     idle = {"follower_ms": (after[0] - before[0]) * 1000, "server_one_stream_ms": (after[1] - before[1]) * 1000,
             "seconds": args.idle_seconds}
 
-    cli, web = [], []
+    cli, web, lib = [], [], []
     for n in range(args.commits):
         committed, item = writer.commit(n)
         if not args.sse_only:
             line = follow.line()
             cli.append((time.monotonic() - committed) * 1000)
+            assert item in line, line
+        if observed:
+            line = observed.line()
+            lib.append((time.monotonic() - committed) * 1000)
             assert item in line, line
         while True:
             text = sse.line()
@@ -125,9 +134,10 @@ def main():
                 assert item in text, text
                 break
         time.sleep(0.005)  # commits apart, as people make them (not a race to hide: each is awaited above)
+    if library: library.terminate(); library.wait()
     follower.terminate(); server.terminate()
     follower.wait(); server.wait()
-    print(json.dumps({"engine": args.engine, "events_follow_ms": percentiles(cli) if cli else None, "sse_ms": percentiles(web), "idle_cpu": idle}, indent=1))
+    print(json.dumps({"engine": args.engine, "events_follow_ms": percentiles(cli) if cli else None, "sse_ms": percentiles(web), "library_ms": percentiles(lib) if lib else None, "idle_cpu": idle}, indent=1))
 
 if __name__ == "__main__":
     main()
