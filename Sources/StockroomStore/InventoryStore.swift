@@ -29,24 +29,38 @@ public final class InventoryStore {
     /// The drafts being edited.
     public let drafts: DraftRepository
 
-    /// Opens (or creates) the database at `path` and brings its schema up to date.
+    /// Opens (or creates) the inventory at `location` and brings its schema up to date.
     ///
+    /// A missing SQLite file is created. On PostgreSQL the database must exist; its tables are
+    /// created by the first command. A database migrated by a newer Stockroom or with edited
+    /// migrations is refused before anything is written.
+    ///
+    /// - Parameters:
+    ///   - location: the SQLite file or PostgreSQL server.
+    ///   - busyTimeout: how long a write waits for another process's lock before failing as
+    ///     busy (``StoreFailure/Kind/busy``).
     /// - Throws: `SQLiteError` when the file cannot be opened or is not a database;
-    ///   `MigrationError` when its migrations cannot be trusted or applied.
-    public convenience init(path: String, busyTimeoutMilliseconds: Int32 = 5_000, migrations: MigrationSet = .embedded(.sqlite)) throws {
+    ///   `PostgresError` for a server that cannot be reached; `MigrationError` when the
+    ///   migrations cannot be trusted or applied.
+    public convenience init(location: DatabaseLocation, busyTimeout: Duration = .seconds(5)) throws {
+        try self.init(location: location, busyTimeoutMilliseconds: busyTimeout.clampedMilliseconds)
+    }
+
+    /// Opens (or creates) the database file at `path`, as ``init(location:busyTimeout:)``.
+    public convenience init(path: String, busyTimeout: Duration = .seconds(5)) throws {
+        try self.init(path: path, busyTimeoutMilliseconds: busyTimeout.clampedMilliseconds)
+    }
+
+    /// The file at `path` with `migrations` (tests and tools apply their own sets), the busy
+    /// timeout in the engine's milliseconds (the programs' `--busy-timeout`).
+    package convenience init(path: String, busyTimeoutMilliseconds: Int32, migrations: MigrationSet = .embedded(.sqlite)) throws {
         self.init(database: try DatabaseFile.openForWriting(
             path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, migrations: migrations))
     }
 
-    /// Opens (or creates) the inventory at `location` and brings its schema up to date.
-    ///
-    /// On PostgreSQL the database must exist; its tables are created by the first command, and
-    /// a database migrated by a newer Stockroom or with edited migrations is refused before
-    /// anything is written.
-    ///
-    /// - Throws: as ``init(path:busyTimeoutMilliseconds:migrations:)`` for a file;
-    ///   `PostgresError` or `MigrationError` for a server.
-    public convenience init(location: DatabaseLocation, busyTimeoutMilliseconds: Int32 = 5_000) throws {
+    /// ``init(location:busyTimeout:)`` with the busy timeout in the engine's milliseconds (the
+    /// programs' `--busy-timeout`).
+    package convenience init(location: DatabaseLocation, busyTimeoutMilliseconds: Int32) throws {
         switch location {
         case .file(let path):
             try self.init(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)

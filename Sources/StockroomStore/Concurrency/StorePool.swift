@@ -63,7 +63,7 @@ public final class StorePool: Sendable {
     ///     SQLite file opened query-only); a missing file reads as an empty inventory.
     ///     Otherwise the database is created and migrated as by any writing command.
     ///   - connections: how many stores the pool opens, and so how many bodies run at once.
-    /// - Throws: what ``InventoryStore/init(location:busyTimeoutMilliseconds:)`` throws.
+    /// - Throws: what ``InventoryStore/init(location:busyTimeout:)`` throws.
     public static func open(_ location: DatabaseLocation, busyTimeout: Duration = .seconds(5), readOnly: Bool = false,
                             connections: Int = defaultConnections) async throws -> StorePool {
         let milliseconds = busyTimeout.clampedMilliseconds
