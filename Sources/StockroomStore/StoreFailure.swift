@@ -59,7 +59,11 @@ public struct StoreFailure: Sendable, Equatable {
         case let error as PostgresError:
             return StoreFailure(kind: kind(of: error), message: describe(error, secondsWaited: secondsWaited))
         case let error as MigrationError:
-            if case .statementFailed(_, _, let underlying) = error, let engine = of(underlying, secondsWaited: secondsWaited) {
+            // A migration's statement that failed for a reason of its own (a syntax error, a
+            // rule the data breaks) is the migration's failure: data. One that met a lock, a
+            // full disk or a lost server says so.
+            if case .statementFailed(_, _, let underlying) = error,
+               let engine = of(underlying, secondsWaited: secondsWaited), engine.kind != .unexpected {
                 return StoreFailure(kind: engine.kind, message: error.description)
             }
             return StoreFailure(kind: .data, message: error.description)

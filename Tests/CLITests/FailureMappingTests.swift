@@ -2,6 +2,7 @@ import ArgumentParser
 import PostgresCore
 import SQLiteCore
 @testable import stockroom
+import StockroomMigrations
 import StockroomStore
 import Testing
 
@@ -74,6 +75,12 @@ import Testing
             #expect((kind.retryAfterSeconds != nil) == (kind.httpStatus == 503), "\(kind)")
             #expect(kind.exitCode != .success, "\(kind)")
         }
+        // A migration's statement that fails for a reason of its own is the migration's data
+        // failure (65), not an unexpected one; one that met a lock is busy.
+        let syntax = MigrationError.statementFailed(fileName: "0009_x.sql", statement: "CREATE TABLE (", error: SQLiteError(extendedCode: 1, message: "near \"(\": syntax error"))
+        #expect(Failure.classify(syntax).0 == .dataError)
+        let locked = MigrationError.statementFailed(fileName: "0009_x.sql", statement: "CREATE TABLE t (x)", error: SQLiteError(extendedCode: 5, message: "database is locked"))
+        #expect(Failure.classify(locked).0 == .busy)
         // A statement's text never reaches an HTTP client.
         let constraint = SQLiteError(extendedCode: 275, message: "CHECK constraint failed: quantity", sql: "UPDATE items SET quantity = ?")
         #expect(Failure.classify(constraint).1.contains("UPDATE items"))
