@@ -4,12 +4,11 @@ import Inventory
 import InventoryModel
 import Observation
 import StockroomStore
-import Synchronization
 import Testing
 
 /// The model driven as a screen would drive it, with no screen (seed 003): every change
 /// arrives through the store's observation, including one made by another process.
-@MainActor @Suite struct InventoryModelTests {
+@MainActor @Suite(.timeLimit(.minutes(2))) struct InventoryModelTests {
     let folder: URL
     let path: String
     let pool: StorePool
@@ -95,38 +94,23 @@ import Testing
     }
 
     /// Waits until `condition` holds, woken by the model's own change notifications
-    /// (Observation), never by a timer; fails after `timeout`.
-    func waitUntil(timeout: Duration = .seconds(20), _ condition: @escaping @MainActor () -> Bool,
-                   sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let deadline = ContinuousClock.now + timeout
+    /// (Observation), never by a timer; a state that never comes fails by the suite's time limit.
+    func waitUntil(_ condition: @escaping @MainActor () -> Bool) async throws {
         while !condition() {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("the model did not reach the expected state in \(timeout): \(model.inventory), failure: \(model.failure ?? "none")",
-                             sourceLocation: sourceLocation)
-                return
-            }
-            await nextChange(of: model, before: deadline)
+            await nextChange(of: model)
         }
     }
 
-    /// Returns at the model's next change, or at `deadline`.
-    private func nextChange(of model: InventoryModel, before deadline: ContinuousClock.Instant) async {
-        let resumed = Mutex(false)
+    /// Returns at the model's next change.
+    private func nextChange(of model: InventoryModel) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resumeOnce: @Sendable () -> Void = {
-                if resumed.withLock({ done in defer { done = true }; return !done }) { continuation.resume() }
-            }
             withObservationTracking {
                 _ = model.inventory
                 _ = model.isLoaded
                 _ = model.draft
                 _ = model.failure
             } onChange: {
-                resumeOnce()
-            }
-            Task {
-                try? await Task.sleep(until: deadline)
-                resumeOnce()
+                continuation.resume()
             }
         }
     }
