@@ -145,11 +145,15 @@ public final class InventoryStore {
         /// be read as having none: they would show no version, so such a database must be
         /// migrated first.
         var readableFrom: Int {
-            // 8 added `location` to items, drafts and item_events (0008_item_location).
             switch self {
-            case .items, .drafts, .itemHistory, .itemHistoryPositions: 8
+            case .items, .drafts, .itemHistory, .itemHistoryPositions: Contents.columnsVersion
             }
         }
+        /// The schema version from which the tables have every column this binary reads:
+        /// 0008_item_location added `location` to items, drafts and item_events. An older
+        /// SQLite file is read through views that stand in for the newer columns
+        /// (`Database.readOlderColumns(schemaVersion:)`).
+        static let columnsVersion = 8
         /// The oldest schema version a SQLite file can be read from with the columns added
         /// since stood in for by temporary views (`Database.readOlderColumns(schemaVersion:)`).
         var readableThroughViewsFrom: Int {

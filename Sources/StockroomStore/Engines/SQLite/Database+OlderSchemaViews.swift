@@ -1,10 +1,7 @@
 import SQLiteCore
 
 extension Database {
-    /// The schema version from which the tables have every column this binary reads.
-    static let currentColumnsVersion = 8
-
-    /// Lets this binary read a file whose schema is older than ``currentColumnsVersion``
+    /// Lets this binary read a file whose schema is older than `InventoryStore.Contents.columnsVersion`
     /// without migrating it (a read never migrates): temporary views named like the tables add
     /// the columns of 0008 as NULL (no location, no location change). SQLite resolves an
     /// unqualified name in `temp` first, so every query reads through them; they live in the
@@ -14,7 +11,7 @@ extension Database {
     ///
     /// `query_only` refuses even a temporary view, so it is lifted around their creation only.
     func readOlderColumns(schemaVersion version: Int) throws {
-        guard version < Self.currentColumnsVersion else { return }
+        guard version < InventoryStore.Contents.columnsVersion else { return }
         let wasQueryOnly = try withStatement("PRAGMA query_only") { statement in try statement.step() && statement.int(at: 0) == 1 }
         if wasQueryOnly { try execute("PRAGMA query_only = OFF") }
         defer { if wasQueryOnly { try? execute("PRAGMA query_only = ON") } }
