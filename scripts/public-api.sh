@@ -6,6 +6,11 @@
 # without its record fails the tests: update the record in the same commit, and the review
 # sees the API change as a diff of API/.
 #
+# Every public declaration written in Sources/ must carry a `///` comment (issue 30: every public
+# symbol documented): either mode fails, naming each undocumented one by file and line. What the
+# compiler synthesises (`hash(into:)` of an enum) and what a conformance inherits are not ours
+# to document and are left out.
+#
 # Reads the debug build's modules (`swift build` first); the symbol graph comes from the
 # toolchain's swift-symbolgraph-extract, reduced to sorted `path: declaration` lines.
 set -euo pipefail
@@ -32,10 +37,11 @@ for module in "${modules[@]}"; do
         -Xcc -fmodule-map-file="$triple_dir/LibPQ.build/module.modulemap" \
         -Xcc -I -Xcc Sources/LibPQ/include >/dev/null
     current="$graphs/$module.txt"
-    python3 - "$graphs" "$module" >"$current" <<'PY'
+    python3 - "$graphs" "$module" "$graphs/$module.undocumented" >"$current" <<'PY'
 import glob, json, os, sys
-folder, module = sys.argv[1], sys.argv[2]
+folder, module, undocumented_path = sys.argv[1], sys.argv[2], sys.argv[3]
 lines = set()
+undocumented = []
 # The module's own graph and its extensions of other modules' types (Module@Other.symbols.json).
 for path in [os.path.join(folder, module + ".symbols.json")] + glob.glob(os.path.join(folder, module + "@*.symbols.json")):
     graph = json.load(open(path))
@@ -43,8 +49,21 @@ for path in [os.path.join(folder, module + ".symbols.json")] + glob.glob(os.path
         name = ".".join(symbol["pathComponents"])
         declaration = "".join(f["spelling"] for f in symbol.get("declarationFragments", []))
         lines.add(f"{name}: {' '.join(declaration.split())}")
+        # Declared in our sources (a location) and without a comment of its own.
+        location = symbol.get("location")
+        comment = symbol.get("docComment") or {}
+        if location and not any(line["text"].strip() for line in comment.get("lines", [])):
+            file = location["uri"].split("/Sources/", 1)[-1]
+            undocumented.append(f"Sources/{file}:{location['position']['line'] + 1}: {name}")
 print("\n".join(sorted(lines)))
+with open(undocumented_path, "w") as out:
+    out.write("".join(line + "\n" for line in sorted(undocumented)))
 PY
+    if [ -s "$graphs/$module.undocumented" ]; then
+        sed 's/^/public-api: undocumented public symbol: /' "$graphs/$module.undocumented" >&2
+        echo "public-api: $module has $(wc -l < "$graphs/$module.undocumented") public symbol(s) without a /// comment" >&2
+        status=1
+    fi
     record="API/$module.txt"
     if $check; then
         if ! diff -u "$record" "$current" >&2; then

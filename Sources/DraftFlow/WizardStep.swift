@@ -22,7 +22,20 @@ public enum WizardStep: Hashable, Sendable {
 
     /// The step without its values: what the flow orders and branches on.
     public enum Kind: Hashable, Sendable, CaseIterable {
-        case name, color, location, inStock, quantity, backOrder, review
+        /// ``WizardStep/name(current:)``.
+        case name
+        /// ``WizardStep/color(current:)``.
+        case color
+        /// ``WizardStep/location(current:)``.
+        case location
+        /// ``WizardStep/inStock(current:)``.
+        case inStock
+        /// ``WizardStep/quantity(current:)``.
+        case quantity
+        /// ``WizardStep/backOrder(current:)``.
+        case backOrder
+        /// ``WizardStep/review(_:)``.
+        case review
     }
 
     /// Which question this is.

@@ -24,7 +24,10 @@ public enum Draft: Hashable, Sendable {
     /// A case of `Draft` without its values. Its raw value is the case's Swift name, which JSON
     /// and tables show (how the database spells it is the store's codec's business).
     public enum Case: String, CaseIterable, Sendable {
-        case adding, duplicating
+        /// ``Draft/adding(_:)``: a new item from scratch.
+        case adding
+        /// ``Draft/duplicating(_:sourceItemID:)``: a new item copied from an existing one.
+        case duplicating
     }
 
     /// Which case this draft is.

@@ -14,7 +14,12 @@ public enum ItemEvent: Hashable, Sendable {
     /// A case of `ItemEvent` without its values; its raw value is the case's Swift name, which
     /// JSON shows as `kind`.
     public enum Case: String, CaseIterable, Sendable {
-        case added, changed, deleted
+        /// ``ItemEvent/added(_:)``.
+        case added
+        /// ``ItemEvent/changed(_:)``.
+        case changed
+        /// ``ItemEvent/deleted``.
+        case deleted
     }
 
     /// Which case this event is.

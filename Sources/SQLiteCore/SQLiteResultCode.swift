@@ -5,10 +5,68 @@ import CSQLite
 /// The raw values are CSQLite's own `SQLITE_*` constants; ``SQLiteError/primaryResult`` gives
 /// the case of an error.
 public enum SQLiteResultCode: RawRepresentable, Sendable, Hashable, CaseIterable {
-    case ok, error, `internal`, permission, abort, busy, locked, noMemory, readOnly, interrupt,
-         ioError, corrupt, notFound, full, cannotOpen, `protocol`, empty, schema, tooBig,
-         constraint, mismatch, misuse, noLargeFile, authorization, format, range, notADatabase,
-         notice, warning, row, done
+    /// `SQLITE_OK`: success.
+    case ok
+    /// `SQLITE_ERROR`: a generic error, such as an SQL syntax error or a missing table.
+    case error
+    /// `SQLITE_INTERNAL`: a malfunction inside SQLite itself.
+    case `internal`
+    /// `SQLITE_PERM`: the requested access mode for a new database cannot be provided.
+    case permission
+    /// `SQLITE_ABORT`: an operation was aborted, often by a rollback.
+    case abort
+    /// `SQLITE_BUSY`: another connection holds a lock the operation needs.
+    case busy
+    /// `SQLITE_LOCKED`: a conflict within the same connection or a shared cache.
+    case locked
+    /// `SQLITE_NOMEM`: a memory allocation failed.
+    case noMemory
+    /// `SQLITE_READONLY`: a write was attempted on a read-only database.
+    case readOnly
+    /// `SQLITE_INTERRUPT`: the operation was interrupted (`sqlite3_interrupt`).
+    case interrupt
+    /// `SQLITE_IOERR`: the operating system reported an I/O error.
+    case ioError
+    /// `SQLITE_CORRUPT`: the database file is malformed.
+    case corrupt
+    /// `SQLITE_NOTFOUND`: an unknown opcode or file control.
+    case notFound
+    /// `SQLITE_FULL`: the disk is full.
+    case full
+    /// `SQLITE_CANTOPEN`: the file could not be opened.
+    case cannotOpen
+    /// `SQLITE_PROTOCOL`: a problem with the file-locking protocol.
+    case `protocol`
+    /// `SQLITE_EMPTY`: not used by SQLite today.
+    case empty
+    /// `SQLITE_SCHEMA`: the schema changed under a prepared statement.
+    case schema
+    /// `SQLITE_TOOBIG`: a string or blob is larger than the configured limit.
+    case tooBig
+    /// `SQLITE_CONSTRAINT`: a constraint (CHECK, UNIQUE, NOT NULL, a trigger's RAISE) refused the change.
+    case constraint
+    /// `SQLITE_MISMATCH`: a value's type does not fit, such as a non-integer rowid.
+    case mismatch
+    /// `SQLITE_MISUSE`: the library was used incorrectly.
+    case misuse
+    /// `SQLITE_NOLFS`: large files are not supported by the host.
+    case noLargeFile
+    /// `SQLITE_AUTH`: the authoriser callback refused the statement.
+    case authorization
+    /// `SQLITE_FORMAT`: not used by SQLite today.
+    case format
+    /// `SQLITE_RANGE`: a parameter index is out of range.
+    case range
+    /// `SQLITE_NOTADB`: the file is not a SQLite database.
+    case notADatabase
+    /// `SQLITE_NOTICE`: an unusual operation, reported to the error log.
+    case notice
+    /// `SQLITE_WARNING`: a warning, reported to the error log.
+    case warning
+    /// `SQLITE_ROW`: `sqlite3_step` has another row ready.
+    case row
+    /// `SQLITE_DONE`: `sqlite3_step` has finished.
+    case done
 
     public init?(rawValue: Int32) {
         guard let match = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }

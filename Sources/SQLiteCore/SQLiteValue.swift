@@ -5,10 +5,15 @@ import Glibc
 /// Used where types are only known at run time (ad-hoc queries, error arguments). Repositories
 /// bind and read typed values directly and never box them.
 public enum SQLiteValue: Sendable, Equatable, CustomDebugStringConvertible {
+    /// SQL `NULL`.
     case null
+    /// A signed 64-bit integer.
     case integer(Int64)
+    /// An IEEE 754 double.
     case real(Double)
+    /// UTF-8 text.
     case text(String)
+    /// Bytes, stored as they are given.
     case blob([UInt8])
 
     /// How the value reads in an error message: SQL literal syntax.

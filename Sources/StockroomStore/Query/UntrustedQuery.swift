@@ -77,6 +77,7 @@ public enum UntrustedQueryError: Error, Sendable, Equatable {
 /// One value of a query's result on either engine, typed so each output format can write it
 /// as it reads: numbers as numbers, exact digits kept, bytes as bytes, NULL as null.
 public enum QueryValue: Sendable, Equatable {
+    /// SQL `NULL`.
     case null
     /// An integer (SQLite's INTEGER; PostgreSQL's `smallint`, `integer`, `bigint`, `oid`).
     case integer(Int64)

@@ -5,7 +5,10 @@ import Glibc
 public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of record an id names.
     public enum Record: String, Sendable {
-        case item, draft
+        /// An item (`items`).
+        case item
+        /// A draft (`drafts`).
+        case draft
     }
 
     /// No item or draft has this id (or id prefix).

@@ -18,8 +18,11 @@ import StockroomMigrations
 public enum InventoryCopy {
     /// The tables copied, in order; each one's `rawValue` is its name in the database.
     public enum Table: RawRepresentable, CaseIterable, Sendable {
+        /// `items`: the inventory itself.
         case items
+        /// `item_events`: the history, with its positions kept.
         case itemEvents
+        /// `drafts`: unsaved drafts.
         case drafts
 
         /// The table's name, from the type that describes it.

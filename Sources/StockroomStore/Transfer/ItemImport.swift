@@ -63,6 +63,8 @@ public struct ItemImport {
     /// slower, in Stockroom and in the sqlite3 shell alike, so the default is kept.
     public var loadCacheKiB: Int? = nil
 
+    /// An import of `format`, failing on an id that exists unless `onConflict` says otherwise;
+    /// with `dryRun`, every row is checked and nothing is written.
     public init(format: TransferFormat, onConflict: ConflictPolicy = .fail, dryRun: Bool = false) {
         self.format = format
         self.onConflict = onConflict

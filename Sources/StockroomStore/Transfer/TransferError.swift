@@ -29,7 +29,9 @@ public struct RowProblem: Error, Sendable, Equatable {
 public struct ImportRejection: Error, Sendable, CustomStringConvertible {
     /// A bad row: the line it starts on (1-based) and why.
     public struct Problem: Sendable, Equatable {
+        /// The line of the input the row starts on, from 1.
         public let line: Int
+        /// Why the row was refused, as a sentence.
         public let reason: String
     }
 
