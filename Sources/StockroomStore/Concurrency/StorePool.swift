@@ -210,6 +210,9 @@ public final class StorePool: Sendable {
         reads.add(.work(body))
     }
 
+    /// How many threads take reads (and the work of ``start(_:)``): all but the writer.
+    package var readingThreads: Int { hasWriter ? size - 1 : size }
+
     /// How many jobs wait for a free thread: what was asked of the store and has not started.
     package var queuedJobs: Int { reads.jobs.withLock { $0.count } + writes.jobs.withLock { $0.count } }
 
@@ -219,7 +222,7 @@ public final class StorePool: Sendable {
         // A thread that failed to open its store never started serving: a stop more than it
         // needs is left unread, harmless.
         if hasWriter { writes.add(.stop) }
-        for _ in 0..<(hasWriter ? size - 1 : size) { reads.add(.stop) }
+        for _ in 0..<readingThreads { reads.add(.stop) }
         stopped.wait()
     }
 }
