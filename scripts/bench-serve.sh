@@ -3,16 +3,22 @@
 #   W9      reads: GET /api/items?limit=50 (first page, and a filtered search) on a 1M-item
 #           file against Datasette 0.65 serving the same file's items.json?_size=50 with the
 #           same filter; wrk -t2 -c16 -d20s; requests/s, p50, p99, the server's peak RSS.
+#           The list page itself (`/` and `/?status=in-stock&search=0042`, the counter's
+#           page, 50 rows with their forms) against Datasette's HTML table page, same filter.
 #   W10     writes: POST /api/items from 16 connections (wrk, distinct bodies) against the
 #           same inserts each in its own durable transaction on one raw C connection
 #           (Benchmarks/Serve/floor.c: the disk's floor); acknowledged writes/s and p99;
 #           every 201 checked against the rows found afterwards.
+#   W10b    adjustments: POST /api/items/{id}/adjustments {"by":1} on one item from 16
+#           connections (wrk, Benchmarks/Serve/post-adjustments.lua) against the same relative
+#           UPDATE in its own durable transaction on one raw C connection
+#           (Benchmarks/Serve/floor-adjust.c); the stored quantity checked against the 200s.
 #   export  GET /api/export of the 1M items against `stockroom export` (wall time, RSS).
 # The two sides of each comparison alternate, ROUNDS times, in one run; the load average is
 # printed beside every figure (other work on the machine shows there).
 #   scripts/bench-serve.sh                 1M items, 20 s per wrk run, 2 rounds
 #   ITEMS=20000 DURATION=3 ROUNDS=1 scripts/bench-serve.sh     a quick check that it all runs
-#   ONLY=W10 scripts/bench-serve.sh        one comparison (W9, W10, export; comma-separated)
+#   ONLY=W10 scripts/bench-serve.sh        one comparison (W9, W10, W10b, export; comma-separated)
 # Needs `scripts/setup.sh --bench` (wrk, gcc); Datasette goes into .build/bench-venv (PyPI),
 # never into the product.
 set -euo pipefail
@@ -21,7 +27,7 @@ cd "$(dirname "$0")/.."
 items=${ITEMS:-1000000}
 duration=${DURATION:-20}
 rounds=${ROUNDS:-2}
-only=${ONLY:-W9,W10,export}   # e.g. ONLY=W10 runs that comparison alone
+only=${ONLY:-W9,W10,W10b,export}   # e.g. ONLY=W10 runs that comparison alone
 want() { [[ ",$only," == *",$1,"* ]]; }
 work=.build/bench-serve
 mkdir -p "$work"
@@ -32,6 +38,7 @@ if ! "$venv/bin/datasette" --version 2>/dev/null | grep -q " 0\.65"; then
     "$venv/bin/pip" install --quiet "datasette>=0.65,<0.66"
 fi
 cc -O2 -Wall -o "$work/floor" Benchmarks/Serve/floor.c -lsqlite3
+cc -O2 -Wall -o "$work/floor-adjust" Benchmarks/Serve/floor-adjust.c -lsqlite3
 
 load() { cut -d' ' -f1 /proc/loadavg; }
 peak_rss_mib() { awk '/VmHWM/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
@@ -78,16 +85,26 @@ wait_http "http://127.0.0.1:$datasette_port/$database.json"
 # case for an API: `--setting suggest_facets off` and `_nocount=1`, else every page also
 # runs facet suggestions and counts the 1M rows (0.8 s a page here), work Stockroom's page
 # does not do.
-declare -A stockroom_paths=([first]="/api/items?limit=50" [filtered]="/api/items?limit=50&status=in-stock&search=0042")
+# The pages: Stockroom's list page (50 rows by default, each with its counter's forms) and
+# Datasette's HTML table page of 50 rows.
+declare -A stockroom_paths=([first]="/api/items?limit=50" [filtered]="/api/items?limit=50&status=in-stock&search=0042"
+                            [page]="/" [page-filtered]="/?status=in-stock&search=0042")
 declare -A datasette_paths=([first]="/$database/items.json?_size=50&_nocount=1"
-                            [filtered]="/$database/items.json?_size=50&_nocount=1&status__exact=in_stock&name__contains=0042")
+                            [filtered]="/$database/items.json?_size=50&_nocount=1&status__exact=in_stock&name__contains=0042"
+                            [page]="/$database/items?_size=50&_nocount=1"
+                            [page-filtered]="/$database/items?_size=50&_nocount=1&status__exact=in_stock&name__contains=0042")
 for query in first filtered; do
     a=$(curl -s "http://127.0.0.1:$stockroom_port${stockroom_paths[$query]}" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["items"]))')
     b=$(curl -s "http://127.0.0.1:$datasette_port${datasette_paths[$query]}" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["rows"]))')
     [ "$a" = 50 ] && [ "$b" = 50 ] || { echo "bench-serve: $query: a page of 50 expected, got $a and $b" >&2; exit 1; }
 done
+for query in page page-filtered; do
+    a=$(curl -s "http://127.0.0.1:$stockroom_port${stockroom_paths[$query]}" | grep -c '<tr id="item-')
+    b=$(curl -s "http://127.0.0.1:$datasette_port${datasette_paths[$query]}" | grep -c '<tr>')
+    [ "$a" = 50 ] && [ "$b" -ge 50 ] || { echo "bench-serve: $query: a page of 50 rows expected, got $a and $b" >&2; exit 1; }
+done
 for round in $(seq "$rounds"); do
-    for query in first filtered; do
+    for query in first filtered page page-filtered; do
         for side in stockroom datasette; do
             if [ $side = stockroom ]; then url="http://127.0.0.1:$stockroom_port${stockroom_paths[$query]}"
             else url="http://127.0.0.1:$datasette_port${datasette_paths[$query]}"; fi
@@ -133,6 +150,35 @@ for round in $(seq "$rounds"); do
     rm -f "$target"*; cp "$empty" "$target"
     before=$(load)
     echo "W10 round $round raw C floor: $("$work/floor" "$target" "$duration") (load $before -> $(load))"
+done
+fi
+
+# ---- W10b ----
+if want W10b; then
+for round in $(seq "$rounds"); do
+    target="$work/w10b-server.sqlite"
+    rm -f "$target"*
+    item=$("$stockroom" items add --db "$target" --name "Counter item" --quantity 1)
+    cp "$target" "$work/w10b-floor.sqlite"
+    port=$(free_port)
+    "$stockroom" serve --db "$target" --port "$port" 2>"$work/serve-w10b.log" >/dev/null &
+    pid=$!
+    wait_http "http://127.0.0.1:$port/api/items?limit=1"
+    before=$(load)
+    output=$(ITEM=$item wrk -t2 -c16 -d"${duration}s" --latency -s Benchmarks/Serve/post-adjustments.lua "http://127.0.0.1:$port/")
+    after=$(load)
+    kill $pid; wait $pid || true
+    adjusted=$(echo "$output" | sed -n 's/^adjusted=\([0-9]*\) other=.*/\1/p')
+    other=$(echo "$output" | sed -n 's/^adjusted=[0-9]* other=\([0-9]*\)/\1/p')
+    quantity=$(sqlite3 "$target" "SELECT quantity FROM items")
+    events=$(sqlite3 "$target" "SELECT count(*) - 1 FROM item_events")
+    echo "W10b round $round server: $(echo "$output" | wrk_figures), 200s $adjusted, other $other, stored quantity $quantity, change events $events (load $before -> $after)"
+    # Every 200 counted: the quantity is one more per adjustment whose answer was read (one cut
+    # off by wrk's end may have committed unanswered: more, never fewer) and each is one event.
+    [ "$other" = 0 ] && [ "$quantity" -ge $((adjusted + 1)) ] && [ "$events" = $((quantity - 1)) ] \
+        || { echo "bench-serve: W10b: the stored quantity does not count every adjustment" >&2; exit 1; }
+    before=$(load)
+    echo "W10b round $round raw C floor: $("$work/floor-adjust" "$work/w10b-floor.sqlite" "$item" "$duration") (load $before -> $(load))"
 done
 fi
 

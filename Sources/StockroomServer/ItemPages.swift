@@ -35,10 +35,7 @@ struct ItemPages: Sendable {
         } catch let problem as Problem {
             return HTML.page("Items", HTML.message(problem.detail), status: problem.status)
         }
-        // Read before the page: an event between the two refreshes the page once more, never
-        // goes unseen.
-        let position = try await items.pool.read { store in try store.items.lastEventPosition() }
-        let page = try await items.page(query)
+        let page = try await items.page(query, position: true)
         let statusChoices = [("", "any")] + ItemQuery.StatusFilter.allCases.map { ($0.text, $0.text) }
         let back = ItemPages.backQuery(form)
         var body = (error.map { HTML.message($0) } ?? "") + """
@@ -56,10 +53,11 @@ struct ItemPages: Sendable {
             <div class="scroll"><table id="items-table">
             <caption class="visually-hidden">Items, ordered by name</caption>
             <thead><tr><th scope="col">Name</th><th scope="col">Colour</th><th scope="col">Status</th><th scope="col">Location</th><th scope="col">Version</th><th scope="col">Counter</th></tr></thead>
-            <tbody id="items" data-position="\(position)">
+            <tbody id="items" data-position="\(page.position ?? 0)">
             """
+        let escapedBack = HTML.escape(back)
         for (item, version) in page.items {
-            body += ItemPages.listRow(item, version: version, back: back)
+            body += ItemPages.listRow(item, version: version, escapedBack: escapedBack)
         }
         if page.items.isEmpty { body += "<tr><td colspan=\"6\">No items match.</td></tr>" }
         body += "</tbody></table></div>"

@@ -29,6 +29,9 @@ struct ItemsAPI: Sendable {
     struct Page: Sendable {
         var items: [(item: Item, version: Int)]
         var next: String?
+        /// The position of the last event the page's snapshot holds, when asked for: a live
+        /// page refreshes on any event after it.
+        var position: Int64?
     }
 
     /// The query of `?status=&color=&search=&location=&limit=&after=`, checked.
@@ -75,9 +78,12 @@ struct ItemsAPI: Sendable {
     }
 
     /// One page, read in one snapshot: one more item than the limit tells whether there is a next page.
-    func page(_ query: ItemQuery) async throws -> Page {
+    /// With `position`, the snapshot's last event position too, read in the same snapshot (one
+    /// trip to the pool, and no event can fall between the two).
+    func page(_ query: ItemQuery, position: Bool = false) async throws -> Page {
         try await pool.read { store in
             try store.read {
+                let lastPosition = position ? try store.items.lastEventPosition() : nil
                 let limit = query.limit ?? ItemsAPI.defaultLimit
                 var asked = query
                 asked.limit = limit + 1
@@ -86,7 +92,7 @@ struct ItemsAPI: Sendable {
                 if hasMore { found.removeLast() }
                 let items = try found.map { ($0, try store.items.version(id: $0.id)) }
                 let next = hasMore ? found.last.map { Cursor.text(ItemQuery.Position(name: $0.name, id: $0.id)) } : nil
-                return Page(items: items, next: next)
+                return Page(items: items, next: next, position: lastPosition)
             }
         }
     }

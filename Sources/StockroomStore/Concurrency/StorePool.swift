@@ -30,18 +30,46 @@ public final class StorePool: Sendable {
         case stop
     }
 
-    private let queue = Mutex<[Job]>([])
-    /// Held around every ``write(_:)`` when ``serializesWrites``.
-    private let writeGate = Mutex<Void>(())
+    /// Jobs waiting for a thread, first come first served, and the count that wakes one.
+    private final class Lane: Sendable {
+        let jobs = Mutex<[Job]>([])
+        let available = DispatchSemaphore(value: 0)
+
+        func add(_ job: Job) {
+            jobs.withLock { $0.append(job) }
+            available.signal()
+        }
+
+        /// The oldest job, waiting for one.
+        func next() -> Job {
+            while true {
+                available.wait()
+                if let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { return job }
+            }
+        }
+    }
+
+    /// Reads, and everything when writes are not serialised.
+    private let reads = Lane()
+    /// Writes when ``serializesWrites``: one thread (the first) takes them, one at a time, in
+    /// the order asked.
+    private let writes = Lane()
     /// Whether the pool's own writes take turns in the process before asking the database:
     /// true on a file. SQLite lets one connection write at a time, and a connection that finds
     /// the lock taken sleeps in its busy handler (1, 2, 5, ... 100 ms at a time) whether or not
     /// the writer has finished, so 16 clients writing through 4 connections saw p99 latencies of
-    /// a second (W10 in BENCHMARKS.md). Waiting on a lock of the process instead wakes the next
-    /// writer the moment the previous one commits. Other processes still meet the busy timeout.
-    /// A server database locks rows, not the database, so its writes run side by side.
+    /// a second (W10 in BENCHMARKS.md). So one of the threads writes, taking the writes in the
+    /// order they were asked for: the next starts the moment the previous one commits, none
+    /// waits behind a later one, and no reader's thread is held waiting for the writer's turn.
+    /// (A lock around each write, taken by whichever thread had the job, did the first but not
+    /// the others: a lock is not first come first served, and under 16 writers the unlucky one
+    /// waited 100-280 ms, W10b in BENCHMARKS.md, while the threads it held kept reads queued.)
+    /// Other processes still meet the busy timeout. A server database locks rows, not the
+    /// database, so its writes run side by side on every thread.
     public let serializesWrites: Bool
-    private let available = DispatchSemaphore(value: 0)
+    /// Whether the first thread takes only the writes: ``serializesWrites`` with another thread
+    /// left for reads.
+    private var hasWriter: Bool { serializesWrites && size > 1 }
     private let stopped = DispatchGroup()
     /// How many threads, and so connections, the pool has.
     public let size: Int
@@ -111,23 +139,21 @@ public final class StorePool: Sendable {
                     return
                 }
                 opened.resume()
-                serve(store)
+                serve(store, from: number == 0 && hasWriter ? writes : reads)
             }
         }
     }
 
-    /// The thread's loop: take a job, run it with this thread's store, until told to stop.
-    private func serve(_ store: InventoryStore) {
+    /// The thread's loop: take the oldest job of `lane`, run it with this thread's store, until
+    /// told to stop.
+    private func serve(_ store: InventoryStore, from lane: Lane) {
         var reconnection = Reconnection()
         while true {
-            available.wait()
-            let job = queue.withLock { $0.isEmpty ? nil : $0.removeFirst() }
-            switch job {
+            switch lane.next() {
             case .work(let body):
                 reconnection.attemptIfDue(store)
                 body(store)
             case .stop: return
-            case nil: continue
             }
         }
     }
@@ -155,10 +181,6 @@ public final class StorePool: Sendable {
         }
     }
 
-    private func enqueue(_ job: Job) {
-        queue.withLock { $0.append(job) }
-        available.signal()
-    }
 
     /// Runs `body`, which reads, with a store on one of the pool's threads and returns its
     /// result.
@@ -166,31 +188,41 @@ public final class StorePool: Sendable {
     /// `body` runs to its end even when the awaiting task is cancelled: a transaction is never
     /// abandoned half way.
     public func read<T: Sendable>(_ body: @escaping @Sendable (InventoryStore) throws -> T) async throws -> T {
+        try await run(body, in: reads)
+    }
+
+    private func run<T: Sendable>(_ body: @escaping @Sendable (InventoryStore) throws -> T, in lane: Lane) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            enqueue(.work { store in continuation.resume(with: Result { try body(store) }) })
+            lane.add(.work { store in continuation.resume(with: Result { try body(store) }) })
         }
     }
 
     /// Runs `body`, which writes, with a store on one of the pool's threads and returns its
-    /// result; with ``serializesWrites``, one such body at a time in this process.
+    /// result; with ``serializesWrites``, one such body at a time in this process, in the order
+    /// they were asked for.
     public func write<T: Sendable>(_ body: @escaping @Sendable (InventoryStore) throws -> T) async throws -> T {
-        guard serializesWrites else { return try await read(body) }
-        return try await read { store in try self.writeGate.withLock { _ in try body(store) } }
+        try await run(body, in: hasWriter ? writes : reads)
     }
 
     /// Runs `body` on a pool thread without waiting for it (a streamed export, which reports
     /// through its own channel).
     package func start(_ body: @escaping @Sendable (InventoryStore) -> Void) {
-        enqueue(.work(body))
+        reads.add(.work(body))
     }
 
+    /// How many threads take reads (and the work of ``start(_:)``): all but the writer.
+    package var readingThreads: Int { hasWriter ? size - 1 : size }
+
     /// How many jobs wait for a free thread: what was asked of the store and has not started.
-    package var queuedJobs: Int { queue.withLock { $0.count } }
+    package var queuedJobs: Int { reads.jobs.withLock { $0.count } + writes.jobs.withLock { $0.count } }
 
     /// Lets every thread finish the work queued before this call, then closes the stores;
     /// returns when all threads have ended.
     public func close() {
-        for _ in 0..<size { enqueue(.stop) }
+        // A thread that failed to open its store never started serving: a stop more than it
+        // needs is left unread, harmless.
+        if hasWriter { writes.add(.stop) }
+        for _ in 0..<readingThreads { reads.add(.stop) }
         stopped.wait()
     }
 }
