@@ -137,9 +137,9 @@ public enum ItemExport {
     // MARK: Fields
 
     /// The current row through ``ItemCodec``: the colour and status decoded, the id, name and
-    /// location left as column positions so their text is copied out without making a `String`.
+    /// optional texts left as column positions so their text is copied out without making a `String`.
     @inline(__always)
-    private static func decodedRow<Row: ColumnSource>(_ statement: Row) throws -> (id: Int, name: Int, color: Color?, status: Status, location: Int) {
+    private static func decodedRow<Row: ColumnSource>(_ statement: Row) throws -> ItemCodec.InPlace {
         var row = RowReader(statement, at: layout.item)
         do {
             return try ItemCodec.decodeInPlace(from: &row)
@@ -154,24 +154,30 @@ public enum ItemExport {
     static func writeCSVRow<Row: ColumnSource>(_ statement: Row, to output: ByteOutput) throws {
         let row = try decodedRow(statement)
         try statement.withText(at: row.id) { id in try output.append(id) }
-        try output.append(UInt8(ascii: ","))
-        try statement.withText(at: row.name) { name in try writeCSVName(name, to: output) }
-        try output.append(UInt8(ascii: ","))
-        if let color = row.color { try output.append(ColorCodec.text(for: color)) }
-        try output.append(UInt8(ascii: ","))
-        try output.append(StatusCodec.text(for: StatusCodec.tag(of: row.status)))
-        switch row.status {
-        case .inStock(let quantity):
+        for field in ItemField.allCases {
             try output.append(UInt8(ascii: ","))
-            try output.append(quantity)
-            try output.append(UInt8(ascii: ","))
-        case .outOfStock(let isOnBackOrder):
-            try output.append(",,")
-            try output.append(StatusCodec.flagText(isOnBackOrder))
-        }
-        try output.append(UInt8(ascii: ","))
-        if !statement.isNull(at: row.location) {
-            try statement.withText(at: row.location) { location in try writeCSVName(location, to: output) }
+            switch field.kind {
+            case .name:
+                try statement.withText(at: row.name) { name in try writeCSVName(name, to: output) }
+            case .color:
+                if let color = row.color { try output.append(ColorCodec.text(for: color)) }
+            case .status:
+                try output.append(StatusCodec.text(for: StatusCodec.tag(of: row.status)))
+                switch row.status {
+                case .inStock(let quantity):
+                    try output.append(UInt8(ascii: ","))
+                    try output.append(quantity)
+                    try output.append(UInt8(ascii: ","))
+                case .outOfStock(let isOnBackOrder):
+                    try output.append(",,")
+                    try output.append(StatusCodec.flagText(isOnBackOrder))
+                }
+            case .optionalText(let text):
+                let position = row.position(of: text)
+                if !statement.isNull(at: position) {
+                    try statement.withText(at: position) { text in try writeCSVName(text, to: output) }
+                }
+            }
         }
         try output.append(UInt8(ascii: ","))
         try statement.withText(at: layout.createdAt) { time in try output.append(time) }
@@ -197,8 +203,11 @@ public enum ItemExport {
         let inStockSuffix: [UInt8]
         let outOfStock: [UInt8]
         let backOrder: [UInt8]
+        /// `,"<key>":` before each field's value, by ``ItemField``'s raw value.
+        let keyPrefixes: [[UInt8]]
 
         init() {
+            keyPrefixes = ItemField.allCases.map { Array(",\"\($0.key)\":".utf8) }
             // `{"case":"inStock","quantity":1}` split around its number.
             let inStock = Array(JSONPresentation.object(for: .inStock(quantity: 1)).utf8)
             let digit = inStock.lastIndex(of: UInt8(ascii: "1"))!
@@ -213,31 +222,38 @@ public enum ItemExport {
         let row = try decodedRow(statement)
         try output.append("{\"id\":\"")
         try statement.withText(at: row.id) { id in try output.append(id) }
-        try output.append("\",\"name\":")
-        try statement.withText(at: row.name) { name in try JSONText.writeString(name, to: output) }
-        try output.append(",\"color\":")
-        if let color = row.color {
-            try output.append(UInt8(ascii: "\""))
-            var raw = color.rawValue  // as `items show --format json` writes it; a small string, not allocated
-            try raw.withUTF8 { bytes in try output.append(bytes) }
-            try output.append(UInt8(ascii: "\""))
-        } else {
-            try output.append("null")
-        }
-        try output.append(",\"status\":")
-        switch row.status {
-        case .inStock(let quantity):
-            try output.append(shape.inStockPrefix)
-            try output.append(quantity)
-            try output.append(shape.inStockSuffix)
-        case .outOfStock(let isOnBackOrder):
-            try output.append(isOnBackOrder ? shape.backOrder : shape.outOfStock)
-        }
-        try output.append(",\"location\":")
-        if statement.isNull(at: row.location) {
-            try output.append("null")
-        } else {
-            try statement.withText(at: row.location) { location in try JSONText.writeString(location, to: output) }
+        try output.append(UInt8(ascii: "\""))
+        for field in ItemField.allCases {
+            try output.append(shape.keyPrefixes[field.rawValue])
+            switch field.kind {
+            case .name:
+                try statement.withText(at: row.name) { name in try JSONText.writeString(name, to: output) }
+            case .color:
+                if let color = row.color {
+                    try output.append(UInt8(ascii: "\""))
+                    var raw = color.rawValue  // as `items show --format json` writes it; a small string, not allocated
+                    try raw.withUTF8 { bytes in try output.append(bytes) }
+                    try output.append(UInt8(ascii: "\""))
+                } else {
+                    try output.append("null")
+                }
+            case .status:
+                switch row.status {
+                case .inStock(let quantity):
+                    try output.append(shape.inStockPrefix)
+                    try output.append(quantity)
+                    try output.append(shape.inStockSuffix)
+                case .outOfStock(let isOnBackOrder):
+                    try output.append(isOnBackOrder ? shape.backOrder : shape.outOfStock)
+                }
+            case .optionalText(let text):
+                let position = row.position(of: text)
+                if statement.isNull(at: position) {
+                    try output.append("null")
+                } else {
+                    try statement.withText(at: position) { text in try JSONText.writeString(text, to: output) }
+                }
+            }
         }
         try output.append(",\"createdAt\":\"")
         try statement.withText(at: layout.createdAt) { time in try output.append(time) }

@@ -1,4 +1,5 @@
 import SQLiteCore
+import Inventory
 
 extension Database {
     /// Lets this binary read a file whose schema is older than `InventoryStore.Contents.columnsVersion`
@@ -15,7 +16,7 @@ extension Database {
         let wasQueryOnly = try withStatement("PRAGMA query_only") { statement in try statement.step() && statement.int(at: 0) == 1 }
         if wasQueryOnly { try execute("PRAGMA query_only = OFF") }
         defer { if wasQueryOnly { try? execute("PRAGMA query_only = ON") } }
-        let location = LocationCodec.column
+        let location = ItemField.location.column
         try execute("CREATE TEMP VIEW IF NOT EXISTS \(ItemsTable.name) AS SELECT rowid AS rowid, *, NULL AS \(location) FROM main.\(ItemsTable.name)")
         if version >= 2 {
             try execute("CREATE TEMP VIEW IF NOT EXISTS \(DraftsTable.name) AS SELECT *, NULL AS \(location) FROM main.\(DraftsTable.name)")

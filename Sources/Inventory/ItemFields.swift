@@ -1,0 +1,184 @@
+import FoundationEssentials
+
+/// The fields of an item besides its id, declared once: the one list every path (the codecs,
+/// history, import and export, JSON, request bodies, forms, the OpenAPI document) walks, in
+/// this order, so a new field is a new case here and the compiler leads through the rest
+/// (every `switch` over ``Kind`` and ``OptionalTextField`` is exhaustive, with no `default:`).
+///
+/// A field's ``key`` names it everywhere a person or a script sees it: the JSON member, the CSV
+/// column, the form control, the merge-patch key. Its ``column`` names it in SQL (the status
+/// spreads over the columns its codec names from there), and its history pair is
+/// `from_<column>`/`to_<column>` on `item_events`, with `<column>_changed` for a field whose
+/// "none to none" must be told from "unchanged" (see ``changedFlagColumn``).
+public enum ItemField: Int, CaseIterable, Hashable, Sendable {
+    case name, color, status, location
+
+    /// How a field is held, which says how every path reads and writes it.
+    public enum Kind: Sendable, Equatable {
+        /// The item's name: text, never blank.
+        case name
+        /// A ``Color`` or none.
+        case color
+        /// The ``Status``, a multi-column enum.
+        case status
+        /// Text or none, by the rule of an ``OptionalTextField``.
+        case optionalText(OptionalTextField)
+    }
+
+    /// How the field is held.
+    @inline(__always)
+    public var kind: Kind {
+        switch self {
+        case .name: .name
+        case .color: .color
+        case .status: .status
+        case .location: .optionalText(.location)
+        }
+    }
+
+    /// The field's name in JSON, CSV headers, forms and merge patches.
+    public var key: String {
+        switch self {
+        case .name: "name"
+        case .color: "color"
+        case .status: "status"
+        case .location: "location"
+        }
+    }
+
+    /// The field as a person reads it, capitalised as a label starts ("Location"); in a sentence
+    /// it is lowercased.
+    public var label: String {
+        switch self {
+        case .name: "Name"
+        case .color: "Colour"
+        case .status: "Status"
+        case .location: "Location"
+        }
+    }
+
+    /// The SQL column holding the field (the first of the status's columns): the ``key`` in
+    /// snake case.
+    public var column: String {
+        var column = ""
+        for character in key {
+            if character.isUppercase { column += "_" + character.lowercased() } else { column.append(character) }
+        }
+        return column
+    }
+
+    /// The history column saying a field changed, for a field that may be none on both sides
+    /// of a change (a colour removed looks like no colour changed without it): `color_changed`
+    /// (0 or 1, from the first schema) and `<column>_changed` for every optional text (1, or
+    /// NULL when it did not change, so events older than the column read as "unchanged").
+    public var changedFlagColumn: String? {
+        switch kind {
+        case .name, .status: nil
+        case .color, .optionalText: column + "_changed"
+        }
+    }
+
+    /// The history column holding the value before a change (`from_<column>`; the status's
+    /// columns take `from_` as a prefix).
+    public var fromColumn: String { "from_" + column }
+    /// The history column holding the value after a change, or the value of an added item.
+    public var toColumn: String { "to_" + column }
+}
+
+/// The item's fields that are text or none (``ItemField/Kind/optionalText(_:)``): each is
+/// trimmed on the way in, blank means none, and it holds no control character and at most
+/// ``maximumLength`` Unicode scalars (the migration adding it mirrors that in CHECKs). Every path
+/// handles them generically by these members, so a new one is a case here, its stored property
+/// on ``Item`` and its property on ``ItemChanges``.
+public enum OptionalTextField: Int, CaseIterable, Hashable, Sendable {
+    case location
+
+    /// The field of the item it is.
+    @inline(__always)
+    public var field: ItemField {
+        switch self {
+        case .location: .location
+        }
+    }
+
+    /// The longest text, counted in Unicode scalars (as SQLite's `length()` and PostgreSQL's
+    /// `char_length()` count, so the CHECKs say the same).
+    public var maximumLength: Int {
+        switch self {
+        case .location: ItemLocation.maximumLength
+        }
+    }
+
+    /// What the field means, for the API's schema and help.
+    public var summary: String {
+        switch self {
+        case .location: "Where the item is kept (\"Shelf B3\")"
+        }
+    }
+
+    /// The field's text in `item`, or nil when it has none.
+    @inline(__always)
+    public func text(in item: Item) -> String? {
+        switch self {
+        case .location: item.location?.text
+        }
+    }
+
+    /// Sets the field in `item` to `text` as stored (already by the rule: read back from the
+    /// database or from ``parse(_:)``).
+    @inline(__always)
+    public func set(_ text: String?, in item: inout Item) {
+        switch self {
+        case .location: item.location = text.map(ItemLocation.init(stored:))
+        }
+    }
+
+    /// The change of the field in `changes`, as text, or nil when it did not change.
+    public func change(in changes: ItemChanges) -> FieldChange<String?>? {
+        switch self {
+        case .location: changes.location.flatMap { FieldChange(from: $0.from?.text, to: $0.to?.text) }
+        }
+    }
+
+    /// The text `raw` gives the field, trimmed, or nil when it is empty or blank (none).
+    ///
+    /// - Throws: the field's refusal, an ``InventoryError``, when the text breaks its rule.
+    public func parse(_ raw: String) throws(InventoryError) -> String? {
+        switch self {
+        case .location: try ItemLocation.parse(raw)?.text
+        }
+    }
+
+    /// The first rule trimmed `text` breaks, or nil.
+    public func problem(in text: String) -> InventoryError? {
+        switch self {
+        case .location: ItemLocation.problem(in: text)
+        }
+    }
+}
+
+extension Item {
+    /// An item from its fields: the name, colour and status, and every optional text as
+    /// `text(field)` gives it (stored text, already by the rule). The one place outside this
+    /// file's declarations that lists the optional texts, so readers (codecs, import) follow a
+    /// new one without naming it.
+    @inline(__always)
+    package static func assembling(id: UUID, name: String, color: Color?, status: Status,
+                                   texts text: (OptionalTextField) -> String?) -> Item {
+        Item(id: id, name: name, color: color, status: status,
+             location: text(.location).map(ItemLocation.init(stored:)))
+    }
+}
+
+extension ItemChanges {
+    /// The changes from the name, colour, status and every optional text's change as
+    /// `text(field)` gives it, or nil when none changed.
+    package static func assembling(name: FieldChange<String>?, color: FieldChange<Color?>?, status: FieldChange<Status>?,
+                                   texts text: (OptionalTextField) -> FieldChange<String?>?) -> ItemChanges? {
+        func stored<Value>(_ change: FieldChange<String?>?, _ make: (String) -> Value) -> FieldChange<Value?>? {
+            change.flatMap { FieldChange(from: $0.from.map(make), to: $0.to.map(make)) }
+        }
+        return ItemChanges(name: name, color: color, status: status,
+                           location: stored(text(.location), ItemLocation.init(stored:)))
+    }
+}
