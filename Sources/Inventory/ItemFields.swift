@@ -112,7 +112,7 @@ public enum OptionalTextField: Int, CaseIterable, Hashable, Sendable {
     /// What the field means, for the API's schema and help.
     public var summary: String {
         switch self {
-        case .location: "Where the item is kept (\"Shelf B3\")"
+        case .location: "Where the item is kept, such as Shelf B3"
         }
     }
 
@@ -130,6 +130,13 @@ public enum OptionalTextField: Int, CaseIterable, Hashable, Sendable {
     public func set(_ text: String?, in item: inout Item) {
         switch self {
         case .location: item.location = text.map(ItemLocation.init(stored:))
+        }
+    }
+
+    /// Makes `edit` give the field `text` (as ``parse(_:)`` returns it), or remove it when nil.
+    public func set(_ text: String?, in edit: inout ItemEdit) {
+        switch self {
+        case .location: edit.location = text.map { .set(ItemLocation(stored: $0)) } ?? .remove
         }
     }
 

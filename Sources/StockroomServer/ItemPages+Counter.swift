@@ -21,10 +21,15 @@ extension ItemPages {
         // Out of stock is said in words and italics, then dimmed: never by colour alone.
         let status = HTML.escape(Presentation.text(for: item.status))
         var row = "<tr id=\"item-\(id)\"\(inStock ? "" : " class=\"out-of-stock\"")>"
-        row += "<td><a href=\"/items/\(id)\">\(name)</a></td>"
-        row += "<td>\(swatch(item.color))\(HTML.escape(Presentation.text(for: item.color)))</td>"
-        row += "<td>\(inStock ? status : "<em>\(status)</em>")</td>"
-        row += "<td class=\"location\">\(HTML.escape(Presentation.text(for: item.location)))</td><td class=\"version\">\(version)</td>"
+        for field in ItemField.allCases {
+            switch field.kind {
+            case .name: row += "<td><a href=\"/items/\(id)\">\(name)</a></td>"
+            case .color: row += "<td>\(swatch(item.color))\(HTML.escape(Presentation.text(for: item.color)))</td>"
+            case .status: row += "<td>\(inStock ? status : "<em>\(status)</em>")</td>"
+            case .optionalText: row += "<td class=\"\(field.key)\">\(HTML.escape(Presentation.text(of: field, in: item)))</td>"
+            }
+        }
+        row += "<td class=\"version\">\(version)</td>"
         let action = "/items/\(id)/adjustments"
         let hiddenBack = "<input type=\"hidden\" name=\"back\" value=\"\(HTML.escape(back))\">"
         row += "<td class=\"counter\">"

@@ -38,7 +38,8 @@ import Testing
     }
 
     @Test func aStoredControlCharacterIsShownEscaped() {
-        let shown = Presentation.text(for: ItemLocation(stored: "a\u{1B}[31m"))
+        let item = Item(name: "Mug", location: ItemLocation(stored: "a\u{1B}[31m"))
+        let shown = Presentation.text(of: .location, in: item)
         #expect(!shown.unicodeScalars.contains(where: ControlCharacters.contains))
     }
 }
