@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TextFormats
 
 /// The fields of an item besides its id, declared once: the one list every path (the codecs,
 /// history, import and export, JSON, request bodies, forms, the OpenAPI document) walks, in
@@ -88,8 +89,8 @@ public enum ItemField: Int, CaseIterable, Hashable, Sendable {
 /// The item's fields that are text or none (``ItemField/Kind/optionalText(_:)``): each is
 /// trimmed on the way in, blank means none, and it holds no control character and at most
 /// ``maximumLength`` Unicode scalars (the migration adding it mirrors that in CHECKs). Every path
-/// handles them generically by these members, so a new one is a case here, its stored property
-/// on ``Item`` and its property on ``ItemChanges``.
+/// handles them generically by these members (``ItemEdit/texts`` and ``ItemChanges/texts`` hold
+/// their changes by field), so a new one is a case here and its stored property on ``Item``.
 public enum OptionalTextField: Int, CaseIterable, Hashable, Sendable {
     case location
 
@@ -116,6 +117,9 @@ public enum OptionalTextField: Int, CaseIterable, Hashable, Sendable {
         }
     }
 
+    /// The field's name in a sentence ("location").
+    var word: String { field.label.lowercased() }
+
     /// The field's text in `item`, or nil when it has none.
     @inline(__always)
     public func text(in item: Item) -> String? {
@@ -135,32 +139,38 @@ public enum OptionalTextField: Int, CaseIterable, Hashable, Sendable {
 
     /// Makes `edit` give the field `text` (as ``parse(_:)`` returns it), or remove it when nil.
     public func set(_ text: String?, in edit: inout ItemEdit) {
-        switch self {
-        case .location: edit.location = text.map { .set(ItemLocation(stored: $0)) } ?? .remove
-        }
+        edit.texts[self] = text.map { .set($0) } ?? .remove
     }
 
-    /// The change of the field in `changes`, as text, or nil when it did not change.
+    /// The change of the field in `changes`, or nil when it did not change.
     public func change(in changes: ItemChanges) -> FieldChange<String?>? {
-        switch self {
-        case .location: changes.location.flatMap { FieldChange(from: $0.from?.text, to: $0.to?.text) }
-        }
+        changes.texts[self]
     }
 
-    /// The text `raw` gives the field, trimmed, or nil when it is empty or blank (none).
+    /// The text `raw` gives the field, trimmed of invisible characters at either end, or nil
+    /// when it is empty or blank (none).
     ///
-    /// - Throws: the field's refusal, an ``InventoryError``, when the text breaks its rule.
+    /// - Throws: ``InventoryError/controlCharacterInText(_:_:position:)`` or
+    ///   ``InventoryError/textTooLong(_:_:)``.
     public func parse(_ raw: String) throws(InventoryError) -> String? {
-        switch self {
-        case .location: try ItemLocation.parse(raw)?.text
-        }
+        let scalars = raw.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !ItemName.isInvisible($0) }),
+              let last = scalars.lastIndex(where: { !ItemName.isInvisible($0) }) else { return nil }
+        let trimmed = String(scalars[first...last])
+        if let problem = problem(in: trimmed) { throw problem }
+        return trimmed
     }
 
-    /// The first rule trimmed `text` breaks, or nil.
+    /// The first rule trimmed `text` breaks, or nil: a control character, more than
+    /// ``maximumLength`` Unicode scalars.
     public func problem(in text: String) -> InventoryError? {
-        switch self {
-        case .location: ItemLocation.problem(in: text)
+        var count = 0
+        for scalar in text.unicodeScalars {
+            count += 1
+            if ControlCharacters.contains(scalar) { return .controlCharacterInText(self, scalar.value, position: count) }
         }
+        if count > maximumLength { return .textTooLong(self, count) }
+        return nil
     }
 }
 
@@ -182,10 +192,8 @@ extension ItemChanges {
     /// `text(field)` gives it, or nil when none changed.
     package static func assembling(name: FieldChange<String>?, color: FieldChange<Color?>?, status: FieldChange<Status>?,
                                    texts text: (OptionalTextField) -> FieldChange<String?>?) -> ItemChanges? {
-        func stored<Value>(_ change: FieldChange<String?>?, _ make: (String) -> Value) -> FieldChange<Value?>? {
-            change.flatMap { FieldChange(from: $0.from.map(make), to: $0.to.map(make)) }
-        }
-        return ItemChanges(name: name, color: color, status: status,
-                           location: stored(text(.location), ItemLocation.init(stored:)))
+        var texts: [OptionalTextField: FieldChange<String?>] = [:]
+        for field in OptionalTextField.allCases { texts[field] = text(field) }
+        return ItemChanges(name: name, color: color, status: status, texts: texts)
     }
 }

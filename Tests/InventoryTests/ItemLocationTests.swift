@@ -20,8 +20,8 @@ import Testing
 
     @Test func twoHundredScalarsAreTheLimit() throws {
         #expect(try ItemLocation.parse(String(repeating: "é", count: 200))?.text.unicodeScalars.count == 200)
-        #expect(throws: InventoryError.locationTooLong(201)) { try ItemLocation.parse(String(repeating: "x", count: 201)) }
-        #expect(InventoryError.locationTooLong(201).description == "a location is at most 200 characters (got 201)")
+        #expect(throws: InventoryError.textTooLong(.location, 201)) { try ItemLocation.parse(String(repeating: "x", count: 201)) }
+        #expect(InventoryError.textTooLong(.location, 201).description == "a location is at most 200 characters (got 201)")
     }
 
     @Test func aChangeOfLocationAloneIsAnEventAndReadsAsOne() throws {
