@@ -58,6 +58,15 @@ public enum ItemField: Int, CaseIterable, Hashable, Sendable {
         }
     }
 
+    /// The schema version (the number of the migration) that added the field's columns to
+    /// `items`, `drafts` and `item_events`: what a binary reading an older file stands in for.
+    public var addedIn: Int {
+        switch self {
+        case .name, .color, .status: 1
+        case .location: 8
+        }
+    }
+
     /// The SQL column holding the field (the first of the status's columns): the ``key`` in
     /// snake case.
     public var column: String {
