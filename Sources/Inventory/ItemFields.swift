@@ -38,7 +38,10 @@ public enum ItemField: Int, CaseIterable, Hashable, Sendable {
     }
 
     /// The field's name in JSON, CSV headers, forms and merge patches.
-    public var key: String {
+    public var key: String { staticKey.description }
+
+    /// ``key`` as a static string, which writers copy per row without making a `String`.
+    public var staticKey: StaticString {
         switch self {
         case .name: "name"
         case .color: "color"

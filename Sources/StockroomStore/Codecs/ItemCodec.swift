@@ -6,6 +6,9 @@ import Inventory
 /// names the id column `item_id`. Every method walks ``ItemField/allCases`` with one exhaustive
 /// switch over its kind, so a new field is bound, read and listed here without being named.
 enum ItemCodec {
+    /// The fields in the declaration's order, fetched once rather than per row.
+    static let fields = ItemField.allCases
+
     /// The columns, in bind order.
     static func columns(idColumn: String = "id") -> [String] {
         [idColumn] + ItemField.allCases.flatMap(columns(of:))
@@ -24,7 +27,9 @@ enum ItemCodec {
     @inline(__always)
     static func bind<Sink: ParameterSink>(_ item: Item, to row: inout RowBinder<Sink>) throws {
         try row.bind(item.id)
-        for field in ItemField.allCases {
+        let fields = ItemCodec.fields
+        for index in fields.indices {
+            let field = fields[index]
             switch field.kind {
             case .name: try row.bind(item.name)
             case .color: try ColorCodec.bind(item.color, to: &row)
@@ -56,17 +61,19 @@ enum ItemCodec {
     /// Reads the colour and status and leaves the id, name and optional texts where they are.
     @inline(__always)
     static func decodeInPlace<Source: ColumnSource>(from row: inout RowReader<Source>) throws(ColumnDecodingError) -> InPlace {
-        var fields = InPlace()
-        fields.id = row.next()
-        for field in ItemField.allCases {
+        var decoded = InPlace()
+        decoded.id = row.next()
+        let fields = ItemCodec.fields
+        for index in fields.indices {
+            let field = fields[index]
             switch field.kind {
-            case .name: fields.name = row.next()
-            case .color: fields.color = try ColorCodec.decode(from: &row)
-            case .status: fields.status = try StatusCodec.decode(from: &row)
+            case .name: decoded.name = row.next()
+            case .color: decoded.color = try ColorCodec.decode(from: &row)
+            case .status: decoded.status = try StatusCodec.decode(from: &row)
             case .optionalText: row.skip(1)
             }
         }
-        return fields
+        return decoded
     }
 
     /// Reads all of the item's columns.

@@ -114,10 +114,12 @@ public enum ItemExport {
         _ format: TransferFormat, from statement: Rows, count: inout Int,
         lastID: inout String?, keepingLastID: Bool, to output: ByteOutput
     ) throws {
+        // The fields' order, fetched once for all the rows.
+        let fields = ItemField.allCases
         switch format {
         case .csv:
             while try statement.step() {
-                try writeCSVRow(statement, to: output)
+                try writeCSVRow(statement, fields: fields, to: output)
                 if keepingLastID { lastID = statement.text(at: layout.item) }
                 count += 1
             }
@@ -126,7 +128,7 @@ public enum ItemExport {
             let isArray = format == .json
             while try statement.step() {
                 if isArray && count > 0 { try output.append(UInt8(ascii: ",")) }
-                try writeJSONObject(statement, shape: json, to: output)
+                try writeJSONObject(statement, shape: json, fields: fields, to: output)
                 if !isArray { try output.append(UInt8(ascii: "\n")) }
                 if keepingLastID { lastID = statement.text(at: layout.item) }
                 count += 1
@@ -151,10 +153,11 @@ public enum ItemExport {
     /// The columns of `items list --format csv` (the raw column values, the status through its
     /// codec), then the two times, from a row of ``layout``'s columns. Also what the import
     /// fuzzer writes back its accepted rows with (Fuzz/Sources/FuzzImportRowDecoder).
-    static func writeCSVRow<Row: ColumnSource>(_ statement: Row, to output: ByteOutput) throws {
+    static func writeCSVRow<Row: ColumnSource>(_ statement: Row, fields: [ItemField] = ItemField.allCases, to output: ByteOutput) throws {
         let row = try decodedRow(statement)
         try statement.withText(at: row.id) { id in try output.append(id) }
-        for field in ItemField.allCases {
+        for index in fields.indices {
+            let field = fields[index]
             try output.append(UInt8(ascii: ","))
             switch field.kind {
             case .name:
@@ -203,11 +206,8 @@ public enum ItemExport {
         let inStockSuffix: [UInt8]
         let outOfStock: [UInt8]
         let backOrder: [UInt8]
-        /// `,"<key>":` before each field's value, by ``ItemField``'s raw value.
-        let keyPrefixes: [[UInt8]]
 
         init() {
-            keyPrefixes = ItemField.allCases.map { Array(",\"\($0.key)\":".utf8) }
             // `{"case":"inStock","quantity":1}` split around its number.
             let inStock = Array(JSONPresentation.object(for: .inStock(quantity: 1)).utf8)
             let digit = inStock.lastIndex(of: UInt8(ascii: "1"))!
@@ -218,13 +218,17 @@ public enum ItemExport {
         }
     }
 
-    private static func writeJSONObject<Row: ColumnSource>(_ statement: Row, shape: JSONShape, to output: ByteOutput) throws {
+    private static func writeJSONObject<Row: ColumnSource>(_ statement: Row, shape: JSONShape, fields: [ItemField],
+                                                           to output: ByteOutput) throws {
         let row = try decodedRow(statement)
         try output.append("{\"id\":\"")
         try statement.withText(at: row.id) { id in try output.append(id) }
         try output.append(UInt8(ascii: "\""))
-        for field in ItemField.allCases {
-            try output.append(shape.keyPrefixes[field.rawValue])
+        for index in fields.indices {
+            let field = fields[index]
+            try output.append(",\"")
+            try output.append(field.staticKey)
+            try output.append("\":")
             switch field.kind {
             case .name:
                 try statement.withText(at: row.name) { name in try JSONText.writeString(name, to: output) }
