@@ -45,7 +45,9 @@ enum ItemCodec {
     struct InPlace {
         var id = 0, name = 0
         var color: Color?
-        var status = Item.defaultStatus
+        /// Overwritten by the walk (every item has a status); a literal, not a global, so a row
+        /// costs no lazy initialisation check.
+        var status = Status.outOfStock(isOnBackOrder: false)
 
         /// The position of `text`'s column in the row.
         @inline(__always)
@@ -58,12 +60,13 @@ enum ItemCodec {
         columns().firstIndex(of: text.field.column)!
     }
 
-    /// Reads the colour and status and leaves the id, name and optional texts where they are.
+    /// Reads the colour and status and leaves the id, name and optional texts where they are;
+    /// `fields` is ``fields``, which a reader of many rows fetches once.
     @inline(__always)
-    static func decodeInPlace<Source: ColumnSource>(from row: inout RowReader<Source>) throws(ColumnDecodingError) -> InPlace {
+    static func decodeInPlace<Source: ColumnSource>(from row: inout RowReader<Source>,
+                                                    fields: [ItemField]) throws(ColumnDecodingError) -> InPlace {
         var decoded = InPlace()
         decoded.id = row.next()
-        let fields = ItemCodec.fields
         for index in fields.indices {
             let field = fields[index]
             switch field.kind {
@@ -80,7 +83,7 @@ enum ItemCodec {
     @inline(__always)
     static func decode<Source: ColumnSource>(from row: inout RowReader<Source>) throws(ColumnDecodingError) -> Item {
         let statement = row.statement
-        let fields = try decodeInPlace(from: &row)
+        let fields = try decodeInPlace(from: &row, fields: ItemCodec.fields)
         guard let id = statement.uuid(at: fields.id) else {
             throw ColumnDecodingError(reason: "\(statement.columnName(at: fields.id)) \(statement.describeColumn(at: fields.id)) is not a UUID")
         }

@@ -114,12 +114,11 @@ public enum ItemExport {
         _ format: TransferFormat, from statement: Rows, count: inout Int,
         lastID: inout String?, keepingLastID: Bool, to output: ByteOutput
     ) throws {
-        // The fields' order, fetched once for all the rows.
-        let fields = ItemField.allCases
+        let plan = RowPlan()
         switch format {
         case .csv:
             while try statement.step() {
-                try writeCSVRow(statement, fields: fields, to: output)
+                try writeCSVRow(statement, plan: plan, to: output)
                 if keepingLastID { lastID = statement.text(at: layout.item) }
                 count += 1
             }
@@ -128,7 +127,7 @@ public enum ItemExport {
             let isArray = format == .json
             while try statement.step() {
                 if isArray && count > 0 { try output.append(UInt8(ascii: ",")) }
-                try writeJSONObject(statement, shape: json, fields: fields, to: output)
+                try writeJSONObject(statement, shape: json, plan: plan, to: output)
                 if !isArray { try output.append(UInt8(ascii: "\n")) }
                 if keepingLastID { lastID = statement.text(at: layout.item) }
                 count += 1
@@ -138,13 +137,21 @@ public enum ItemExport {
 
     // MARK: Fields
 
+    /// What every row is written by, worked out once per export: the fields in the
+    /// declaration's order and the column of each optional text (by its raw value) in a row of
+    /// ``layout``.
+    struct RowPlan {
+        let fields = ItemField.allCases
+        let textColumns = OptionalTextField.allCases.map { layout.item + ItemCodec.textOffsets[$0.rawValue] }
+    }
+
     /// The current row through ``ItemCodec``: the colour and status decoded, the id, name and
     /// optional texts left as column positions so their text is copied out without making a `String`.
     @inline(__always)
-    private static func decodedRow<Row: ColumnSource>(_ statement: Row) throws -> ItemCodec.InPlace {
+    private static func decodedRow<Row: ColumnSource>(_ statement: Row, plan: RowPlan) throws -> ItemCodec.InPlace {
         var row = RowReader(statement, at: layout.item)
         do {
-            return try ItemCodec.decodeInPlace(from: &row)
+            return try ItemCodec.decodeInPlace(from: &row, fields: plan.fields)
         } catch {
             throw StoreError.undecodableRow(table: ItemsTable.name, id: statement.text(at: layout.item), reason: error.reason)
         }
@@ -153,8 +160,9 @@ public enum ItemExport {
     /// The columns of `items list --format csv` (the raw column values, the status through its
     /// codec), then the two times, from a row of ``layout``'s columns. Also what the import
     /// fuzzer writes back its accepted rows with (Fuzz/Sources/FuzzImportRowDecoder).
-    static func writeCSVRow<Row: ColumnSource>(_ statement: Row, fields: [ItemField] = ItemField.allCases, to output: ByteOutput) throws {
-        let row = try decodedRow(statement)
+    static func writeCSVRow<Row: ColumnSource>(_ statement: Row, plan: RowPlan = RowPlan(), to output: ByteOutput) throws {
+        let row = try decodedRow(statement, plan: plan)
+        let fields = plan.fields
         try statement.withText(at: row.id) { id in try output.append(id) }
         for index in fields.indices {
             let field = fields[index]
@@ -176,7 +184,7 @@ public enum ItemExport {
                     try output.append(StatusCodec.flagText(isOnBackOrder))
                 }
             case .optionalText(let text):
-                let position = row.position(of: text)
+                let position = plan.textColumns[text.rawValue]
                 if !statement.isNull(at: position) {
                     try statement.withText(at: position) { text in try writeCSVName(text, to: output) }
                 }
@@ -218,9 +226,10 @@ public enum ItemExport {
         }
     }
 
-    private static func writeJSONObject<Row: ColumnSource>(_ statement: Row, shape: JSONShape, fields: [ItemField],
+    private static func writeJSONObject<Row: ColumnSource>(_ statement: Row, shape: JSONShape, plan: RowPlan,
                                                            to output: ByteOutput) throws {
-        let row = try decodedRow(statement)
+        let row = try decodedRow(statement, plan: plan)
+        let fields = plan.fields
         try output.append("{\"id\":\"")
         try statement.withText(at: row.id) { id in try output.append(id) }
         try output.append(UInt8(ascii: "\""))
@@ -251,7 +260,7 @@ public enum ItemExport {
                     try output.append(isOnBackOrder ? shape.backOrder : shape.outOfStock)
                 }
             case .optionalText(let text):
-                let position = row.position(of: text)
+                let position = plan.textColumns[text.rawValue]
                 if statement.isNull(at: position) {
                     try output.append("null")
                 } else {
