@@ -1,4 +1,5 @@
 import Inventory
+import TextFormats
 
 /// How the wizard reads to a person: pure functions of a step, as `Presentation` is of the
 /// model. A front prints these; it writes no wording of its own.
@@ -13,7 +14,7 @@ public enum WizardPresentation {
             let choices = Color.allCases.map(\.rawValue).joined(separator: ", ")
             return ["Colour (\(choices), or none) [\(current?.rawValue ?? "none")]: "]
         case .location(let current):
-            return [current.map { "Location (optional, or none) [\(Presentation.text(for: $0))]: " } ?? "Location (optional, Enter skips): "]
+            return [current.map { "Location (optional, or none) [\(ControlCharacters.escaped($0.text))]: " } ?? "Location (optional, Enter skips): "]
         case .inStock(let current):
             return ["In stock? \(yesNoChoices(default: current)): "]
         case .quantity(let current):

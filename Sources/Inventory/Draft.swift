@@ -15,9 +15,9 @@ public enum Draft: Hashable, Sendable {
         .adding(Item(id: id, name: "", color: nil, status: Item.defaultStatus))
     }
 
-    /// A duplicate of `source`: same name, colour, status and location, under a new id.
+    /// A duplicate of `source`: every field the same (``ItemField``), under a new id.
     public static func duplicate(of source: Item, newID: UUID = UUID.version7()) -> Draft {
-        .duplicating(Item(id: newID, name: source.name, color: source.color, status: source.status, location: source.location),
+        .duplicating(Item.assembling(id: newID, name: source.name, color: source.color, status: source.status) { $0.text(in: source) },
                      sourceItemID: source.id)
     }
 

@@ -28,7 +28,8 @@ public struct Item: Identifiable, Hashable, Sendable {
         self.location = location
     }
 
-    /// Checks the rules of an item in the inventory: a name that is not blank, a valid status.
+    /// Checks the rules of an item in the inventory: a name that is not blank, a valid status,
+    /// each optional text by its rule.
     ///
     /// - Throws: ``InventoryError/controlCharacterInName(_:position:)``, ``InventoryError/blankName``
     ///   or ``InventoryError/invalidQuantity(_:)``.
@@ -36,7 +37,9 @@ public struct Item: Identifiable, Hashable, Sendable {
         try ItemName.validate(name)
         if Item.isBlank(name) { throw InventoryError.blankName }
         try status.validate()
-        if let location, let problem = ItemLocation.problem(in: location.text) { throw problem }
+        for field in OptionalTextField.allCases {
+            if let text = field.text(in: self), let problem = field.problem(in: text) { throw problem }
+        }
     }
 
     /// True when `name` shows nothing (``ItemName/isBlank(_:)``).

@@ -10,11 +10,11 @@ public struct ItemEdit: Sendable, Equatable {
         case remove
     }
 
-    /// How the location changes.
-    public enum LocationChange: Sendable, Equatable {
-        /// Set this location.
-        case set(ItemLocation)
-        /// Remove the location.
+    /// How an optional text (``OptionalTextField``) changes.
+    public enum TextChange: Sendable, Equatable {
+        /// Set this text (trimmed and by the field's rule, as ``OptionalTextField/parse(_:)`` returns it).
+        case set(String)
+        /// Remove the text.
         case remove
     }
 
@@ -24,19 +24,20 @@ public struct ItemEdit: Sendable, Equatable {
     public var color: ColorChange?
     /// The new status, if it changes.
     public var status: Status?
-    /// The location change, if any.
-    public var location: LocationChange?
+    /// The changes of the optional texts, by field; a field left out stays as it is.
+    public var texts: [OptionalTextField: TextChange]
 
     /// Creates an edit.
-    public init(name: String? = nil, color: ColorChange? = nil, status: Status? = nil, location: LocationChange? = nil) {
+    public init(name: String? = nil, color: ColorChange? = nil, status: Status? = nil,
+                texts: [OptionalTextField: TextChange] = [:]) {
         self.name = name
         self.color = color
         self.status = status
-        self.location = location
+        self.texts = texts
     }
 
     /// True when the edit changes nothing.
-    public var isEmpty: Bool { name == nil && color == nil && status == nil && location == nil }
+    public var isEmpty: Bool { name == nil && color == nil && status == nil && texts.isEmpty }
 
     /// The item with this edit applied. Validates the new status and refuses a name with a
     /// control character; a blank name is refused where it matters (an item in the inventory,
@@ -56,12 +57,13 @@ public struct ItemEdit: Sendable, Equatable {
             try status.validate()
             edited.status = status
         }
-        switch location {
-        case .set(let newLocation):
-            if let problem = ItemLocation.problem(in: newLocation.text) { throw problem }
-            edited.location = newLocation
-        case .remove: edited.location = nil
-        case nil: break
+        for (field, change) in texts {
+            switch change {
+            case .set(let text):
+                if let problem = field.problem(in: text) { throw problem }
+                field.set(text, in: &edited)
+            case .remove: field.set(nil, in: &edited)
+            }
         }
         return edited
     }

@@ -55,25 +55,29 @@ public struct ItemChanges: Hashable, Sendable {
     public let color: FieldChange<Color?>?
     /// The new status, when it changed.
     public let status: FieldChange<Status>?
-    /// The new location (or none), when it changed.
-    public let location: FieldChange<ItemLocation?>?
+    /// The optional texts (``OptionalTextField``) that changed, each from one text (or none) to another.
+    public let texts: [OptionalTextField: FieldChange<String?>]
 
     /// The changes, or nil when there are none: an event always changes something.
     public init?(name: FieldChange<String>?, color: FieldChange<Color?>?, status: FieldChange<Status>?,
-                 location: FieldChange<ItemLocation?>? = nil) {
-        guard name != nil || color != nil || status != nil || location != nil else { return nil }
+                 texts: [OptionalTextField: FieldChange<String?>] = [:]) {
+        guard name != nil || color != nil || status != nil || !texts.isEmpty else { return nil }
         self.name = name
         self.color = color
         self.status = status
-        self.location = location
+        self.texts = texts
     }
 
     /// What turned `before` into `after`, or nil when nothing differs.
     public init?(from before: Item, to after: Item) {
+        var texts: [OptionalTextField: FieldChange<String?>] = [:]
+        for field in OptionalTextField.allCases {
+            texts[field] = FieldChange(from: field.text(in: before), to: field.text(in: after))
+        }
         self.init(name: FieldChange(from: before.name, to: after.name),
                   color: FieldChange(from: before.color, to: after.color),
                   status: FieldChange(from: before.status, to: after.status),
-                  location: FieldChange(from: before.location, to: after.location))
+                  texts: texts)
     }
 
     /// True when every `from` is what `item` holds now.
@@ -81,7 +85,7 @@ public struct ItemChanges: Hashable, Sendable {
         (name.map { $0.from == item.name } ?? true)
             && (color.map { $0.from == item.color } ?? true)
             && (status.map { $0.from == item.status } ?? true)
-            && (location.map { $0.from == item.location } ?? true)
+            && texts.allSatisfy { field, change in change.from == field.text(in: item) }
     }
 
     /// `item` with the changes made.
@@ -90,7 +94,7 @@ public struct ItemChanges: Hashable, Sendable {
         if let name { item.name = name.to }
         if let color { item.color = color.to }
         if let status { item.status = status.to }
-        if let location { item.location = location.to }
+        for (field, change) in texts { field.set(change.to, in: &item) }
         return item
     }
 }

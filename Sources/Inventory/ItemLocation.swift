@@ -1,12 +1,12 @@
-import TextFormats
-
 /// Where an item is kept ("Shelf B3"): text that is never blank, holds no control character,
 /// has no invisible characters at either end and is at most ``maximumLength`` Unicode scalars
 /// long. An item with no location has `location == nil`; empty or blank input means that.
 ///
-/// Built from what a person typed with ``parse(_:)``, which trims and validates; the migration
-/// `0008_item_location.sql` mirrors the rule in CHECK constraints as far as SQL can (control
-/// characters, length, ASCII white space at the ends).
+/// The location is an optional text (``OptionalTextField/location``): its rule, its changes in
+/// ``ItemEdit`` and ``ItemChanges``, and every path (codecs, history, import, export, JSON, the
+/// fronts) are those of every optional text; this type and the accessors below only give it a
+/// type of its own. The migration `0008_item_location.sql` mirrors the rule in CHECK
+/// constraints as far as SQL can (control characters, length, ASCII white space at the ends).
 public struct ItemLocation: Hashable, Sendable, CustomStringConvertible {
     /// The longest location, counted in Unicode scalars (as SQLite's `length()` and
     /// PostgreSQL's `char_length()` count, so the CHECKs say the same).
@@ -21,35 +21,68 @@ public struct ItemLocation: Hashable, Sendable, CustomStringConvertible {
         self.text = text
     }
 
-    /// The location `raw` names, or nil when it is empty or blank (which means "none").
+    /// The location `raw` names, or nil when it is empty or blank (which means "none"), by the
+    /// rule of ``OptionalTextField/parse(_:)``.
     ///
-    /// - Throws: ``InventoryError/controlCharacterInLocation(_:position:)`` or
-    ///   ``InventoryError/locationTooLong(_:)``.
+    /// - Throws: ``InventoryError/controlCharacterInText(_:_:position:)`` or
+    ///   ``InventoryError/textTooLong(_:_:)``.
     public static func parse(_ raw: String) throws(InventoryError) -> ItemLocation? {
-        let trimmed = trimming(raw)
-        if trimmed.isEmpty { return nil }
-        if let problem = problem(in: trimmed) { throw problem }
-        return ItemLocation(stored: trimmed)
+        try OptionalTextField.location.parse(raw).map(ItemLocation.init(stored:))
     }
 
     /// The first rule trimmed `text` breaks, or nil.
     public static func problem(in text: String) -> InventoryError? {
-        var count = 0
-        for scalar in text.unicodeScalars {
-            count += 1
-            if ControlCharacters.contains(scalar) { return .controlCharacterInLocation(scalar.value, position: count) }
-        }
-        if count > maximumLength { return .locationTooLong(count) }
-        return nil
-    }
-
-    /// `raw` without the invisible characters (``ItemName/isInvisible(_:)``) at either end.
-    static func trimming(_ raw: String) -> String {
-        let scalars = raw.unicodeScalars
-        guard let first = scalars.firstIndex(where: { !ItemName.isInvisible($0) }),
-              let last = scalars.lastIndex(where: { !ItemName.isInvisible($0) }) else { return "" }
-        return String(scalars[first...last])
+        OptionalTextField.location.problem(in: text)
     }
 
     public var description: String { text }
+}
+
+extension ItemEdit {
+    /// How the location changes (``ItemEdit/texts`` for ``OptionalTextField/location``, typed).
+    public enum LocationChange: Sendable, Equatable {
+        /// Set this location.
+        case set(ItemLocation)
+        /// Remove the location.
+        case remove
+    }
+
+    /// Creates an edit that also changes the location.
+    public init(name: String? = nil, color: ColorChange? = nil, status: Status? = nil, location: LocationChange?) {
+        self.init(name: name, color: color, status: status)
+        self.location = location
+    }
+
+    /// The location change, if any.
+    public var location: LocationChange? {
+        get {
+            switch texts[.location] {
+            case .set(let text): .set(ItemLocation(stored: text))
+            case .remove: .remove
+            case nil: nil
+            }
+        }
+        set {
+            switch newValue {
+            case .set(let location): texts[.location] = .set(location.text)
+            case .remove: texts[.location] = .remove
+            case nil: texts[.location] = nil
+            }
+        }
+    }
+}
+
+extension ItemChanges {
+    /// The changes, with the location's, or nil when there are none.
+    public init?(name: FieldChange<String>?, color: FieldChange<Color?>?, status: FieldChange<Status>?,
+                 location: FieldChange<ItemLocation?>?) {
+        var texts: [OptionalTextField: FieldChange<String?>] = [:]
+        texts[.location] = location.flatMap { FieldChange<String?>(from: $0.from?.text, to: $0.to?.text) }
+        self.init(name: name, color: color, status: status, texts: texts)
+    }
+
+    /// The new location (or none), when it changed.
+    public var location: FieldChange<ItemLocation?>? {
+        texts[.location].flatMap { FieldChange(from: $0.from.map(ItemLocation.init(stored:)), to: $0.to.map(ItemLocation.init(stored:))) }
+    }
 }

@@ -1,7 +1,7 @@
 import TextFormats
 
 /// The JSON form of the model that scripts read: the keys keep a stable, documented order
-/// (`id, name, color, status, location`), written with `JSONText` so no encoder is needed on the hot path.
+/// (`id`, then each ``ItemField``'s key in the declaration's order), written with `JSONText` so no encoder is needed on the hot path.
 ///
 /// - An item: `{"id":"…","name":"Keyboard","color":"blue","status":{"case":"inStock","quantity":100},"location":"Shelf B3"}`;
 ///   `"color":null` and `"location":null` when it has none; `{"case":"outOfStock","isOnBackOrder":true}` out of stock;
@@ -15,14 +15,18 @@ public enum JSONPresentation {
     public static func object(for item: Item, version: Int? = nil) -> String {
         var text = "{\"id\":\""
         text += item.id.lowercasedString
-        text += "\",\"name\":"
-        JSONText.appendString(item.name, to: &text)
-        text += ",\"color\":"
-        text += self.text(for: item.color)
-        text += ",\"status\":"
-        text += object(for: item.status)
-        text += ",\"location\":"
-        text += self.text(for: item.location)
+        text += "\""
+        for field in ItemField.allCases {
+            text += ",\""
+            text += field.key
+            text += "\":"
+            switch field.kind {
+            case .name: JSONText.appendString(item.name, to: &text)
+            case .color: text += self.text(for: item.color)
+            case .status: text += object(for: item.status)
+            case .optionalText(let optional): text += JSONText.string(optional.text(in: item))
+            }
+        }
         if let version { text += ",\"version\":" + String(version) }
         return text + "}"
     }
@@ -47,7 +51,7 @@ public enum JSONPresentation {
 
     /// An event as one JSON object: `itemId`, `version`, `kind` (the Swift case: `added`,
     /// `changed`, `deleted`), `recordedAt`, then the payload: `item` for `added`; for `changed`,
-    /// `name`, `color`, `status` and `location`, each `{"from":…,"to":…}` or null when that field did not change.
+    /// each ``ItemField``'s key, each `{"from":…,"to":…}` or null when that field did not change.
     public static func object(for recorded: RecordedItemEvent) -> String {
         JSONText.object(members(for: recorded))
     }
@@ -72,19 +76,19 @@ public enum JSONPresentation {
             func change<Value>(_ change: FieldChange<Value>?, _ encode: (Value) -> String) -> String {
                 change.map { JSONText.object(["from": encode($0.from), "to": encode($0.to)]) } ?? "null"
             }
-            members.append(("name", change(changes.name) { JSONText.string($0) }))
-            members.append(("color", change(changes.color, text(for:))))
-            members.append(("status", change(changes.status, object(for:))))
-            members.append(("location", change(changes.location, text(for:))))
+            for field in ItemField.allCases {
+                let value = switch field.kind {
+                case .name: change(changes.name) { JSONText.string($0) }
+                case .color: change(changes.color, text(for:))
+                case .status: change(changes.status, object(for:))
+                case .optionalText(let optional): change(optional.change(in: changes)) { JSONText.string($0) }
+                }
+                members.append((field.key, value))
+            }
         case .deleted:
             break
         }
         return members
-    }
-
-    /// A location as a JSON string, or `null`.
-    public static func text(for location: ItemLocation?) -> String {
-        JSONText.string(location?.text)
     }
 
     /// A colour as a JSON string, or `null`.

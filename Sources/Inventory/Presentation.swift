@@ -16,10 +16,24 @@ public enum Presentation {
         color?.rawValue ?? "-"
     }
 
-    /// The location as shown, or "-" when the item has none; a control character stored by
-    /// hand is shown escaped, as in a name.
-    public static func text(for location: ItemLocation?) -> String {
-        location.map { ControlCharacters.escaped($0.text) } ?? "-"
+    /// `field` of `item` as shown: the name as ``displayName(_:)``, the colour and status as
+    /// their texts, an optional text as it is or "-" when the item has none (a control
+    /// character stored by hand is shown escaped, as in a name).
+    public static func text(of field: ItemField, in item: Item) -> String {
+        switch field.kind {
+        case .name: displayName(item.name)
+        case .color: text(for: item.color)
+        case .status: text(for: item.status)
+        case .optionalText(let optional): optional.text(in: item).map(ControlCharacters.escaped) ?? "-"
+        }
+    }
+
+    /// How an added item's optional text reads after its status ("at 'Shelf B3'"): the one
+    /// wording each optional text needs of its own.
+    private static func addedWording(_ optional: OptionalTextField, _ text: String) -> String {
+        switch optional {
+        case .location: "at '\(text)'"
+        }
     }
 
     /// The name as shown: a draft's empty name reads "(no name)" rather than vanishing, and a
@@ -34,12 +48,11 @@ public enum Presentation {
         [displayName(item.name), text(for: item.color), text(for: item.status)].joined(separator: "  ")
     }
 
-    /// Items as an aligned table with a header row: id, name, colour, status, location.
+    /// Items as an aligned table with a header row: the id, then each field (``ItemField``).
     public static func table(for items: [Item]) -> [String] {
         TextTable.lines(
-            header: ["ID", "NAME", "COLOR", "STATUS", "LOCATION"],
-            rows: items.map { [$0.id.lowercasedString, displayName($0.name), text(for: $0.color), text(for: $0.status),
-                               text(for: $0.location)] })
+            header: ["ID"] + ItemField.allCases.map { $0.key.uppercased() },
+            rows: items.map { item in [item.id.lowercasedString] + ItemField.allCases.map { text(of: $0, in: item) } })
     }
 
     /// Drafts as an aligned table with a header row.
@@ -61,13 +74,7 @@ public enum Presentation {
 
     /// An item's full details, one field per line, with its version when known.
     public static func details(for item: Item, version: Int? = nil) -> [String] {
-        fieldLines([
-            ("id", item.id.lowercasedString),
-            ("name", displayName(item.name)),
-            ("colour", text(for: item.color)),
-            ("status", text(for: item.status)),
-            ("location", text(for: item.location)),
-        ] + (version.map { [("version", String($0))] } ?? []))
+        fieldLines([("id", item.id.lowercasedString)] + fields(of: item) + (version.map { [("version", String($0))] } ?? []))
     }
 
     /// An event in words: "Added 'Mug', blue, In stock: 5", "Renamed 'Mug' -> 'Blue mug'",
@@ -77,14 +84,17 @@ public enum Presentation {
         switch event {
         case .added(let item):
             "Added '\(item.name)', \(item.color.map(\.rawValue) ?? "no colour"), \(text(for: item.status))"
-                + (item.location.map { ", at '\($0.text)'" } ?? "")
+                + OptionalTextField.allCases.compactMap { optional in optional.text(in: item).map { ", " + addedWording(optional, $0) } }.joined()
         case .changed(let changes):
-            [
-                changes.name.map { "Renamed '\($0.from)' -> '\($0.to)'" },
-                changes.color.map { "Colour \(colorWord($0.from)) -> \(colorWord($0.to))" },
-                changes.status.map { text(forStatusChange: $0) },
-                changes.location.map { "Location \(locationWord($0.from)) -> \(locationWord($0.to))" },
-            ].compactMap { $0 }.joined(separator: "; ")
+            ItemField.allCases.compactMap { field -> String? in
+                switch field.kind {
+                case .name: changes.name.map { "Renamed '\($0.from)' -> '\($0.to)'" }
+                case .color: changes.color.map { "Colour \(colorWord($0.from)) -> \(colorWord($0.to))" }
+                case .status: changes.status.map { text(forStatusChange: $0) }
+                case .optionalText(let optional):
+                    optional.change(in: changes).map { "\(field.label) \(textWord($0.from)) -> \(textWord($0.to))" }
+                }
+            }.joined(separator: "; ")
         case .deleted:
             "Deleted"
         }
@@ -98,8 +108,8 @@ public enum Presentation {
         return text(for: change.to)
     }
 
-    private static func locationWord(_ location: ItemLocation?) -> String {
-        location.map { "'\($0.text)'" } ?? "none"
+    private static func textWord(_ text: String?) -> String {
+        text.map { "'\($0)'" } ?? "none"
     }
 
     private static func colorWord(_ color: Color?) -> String {
@@ -140,11 +150,12 @@ public enum Presentation {
             ("draft", entry.id.lowercasedString),
             ("kind", kind),
             ("item id", item.id.lowercasedString),
-            ("name", displayName(item.name)),
-            ("colour", text(for: item.color)),
-            ("status", text(for: item.status)),
-            ("location", text(for: item.location)),
-        ])
+        ] + fields(of: item))
+    }
+
+    /// Each field of `item` as a detail line's key (its label in lower case) and value.
+    private static func fields(of item: Item) -> [(String, String)] {
+        ItemField.allCases.map { ($0.label.lowercased(), text(of: $0, in: item)) }
     }
 
     private static func fieldLines(_ fields: [(String, String)]) -> [String] {

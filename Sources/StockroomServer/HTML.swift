@@ -105,20 +105,40 @@ enum HTML {
         }
     }
 
-    /// Name, colour, status, quantity and location fields, each with its label.
+    /// A control of the form for each field of the item (``ItemField``), each with its label:
+    /// the status as its choice and the quantity.
     static func itemFields(_ item: Item, prefix: String = "") -> String {
-        let quantity: String = if case .inStock(let quantity) = item.status { String(quantity) } else { "" }
-        return """
-            <div class="field"><label for="\(prefix)name">Name</label>
-            <input id="\(prefix)name" name="name" value="\(escape(item.name))" required maxlength="1000" autocomplete="off"></div>
-            <div class="field"><label for="\(prefix)color">Colour</label>
-            <select id="\(prefix)color" name="color">\(colorOptions(selected: item.color))</select></div>
-            <div class="field"><label for="\(prefix)status">Status</label>
-            <select id="\(prefix)status" name="status">\(options([("in-stock", "In stock"), ("out-of-stock", "Out of stock"), ("on-back-order", "Out of stock: on back order")], selected: statusValue(item.status)))</select></div>
-            <div class="field"><label for="\(prefix)quantity">Quantity (when in stock)</label>
-            <input id="\(prefix)quantity" name="quantity" type="number" min="\(Status.minimumQuantity)" inputmode="numeric" value="\(quantity)"></div>
-            <div class="field"><label for="\(prefix)location">Location</label>
-            <input id="\(prefix)location" name="location" value="\(escape(item.location?.text ?? ""))" maxlength="\(ItemLocation.maximumLength)" autocomplete="off"></div>
-            """
+        ItemField.allCases.map { field in itemField(field, of: item, prefix: prefix) }.joined(separator: "\n")
+    }
+
+    /// The labelled control of `field`, named by its key.
+    static func itemField(_ field: ItemField, of item: Item, prefix: String) -> String {
+        let id = prefix + field.key
+        let label = "<div class=\"field\"><label for=\"\(id)\">\(escape(field.label))</label>"
+        switch field.kind {
+        case .name:
+            return """
+                \(label)
+                <input id="\(id)" name="\(field.key)" value="\(escape(item.name))" required maxlength="1000" autocomplete="off"></div>
+                """
+        case .color:
+            return """
+                \(label)
+                <select id="\(id)" name="\(field.key)">\(colorOptions(selected: item.color))</select></div>
+                """
+        case .status:
+            let quantity: String = if case .inStock(let quantity) = item.status { String(quantity) } else { "" }
+            return """
+                \(label)
+                <select id="\(prefix)status" name="status">\(options([("in-stock", "In stock"), ("out-of-stock", "Out of stock"), ("on-back-order", "Out of stock: on back order")], selected: statusValue(item.status)))</select></div>
+                <div class="field"><label for="\(prefix)quantity">Quantity (when in stock)</label>
+                <input id="\(prefix)quantity" name="quantity" type="number" min="\(Status.minimumQuantity)" inputmode="numeric" value="\(quantity)"></div>
+                """
+        case .optionalText(let optional):
+            return """
+                \(label)
+                <input id="\(id)" name="\(field.key)" value="\(escape(optional.text(in: item) ?? ""))" maxlength="\(optional.maximumLength)" autocomplete="off"></div>
+                """
+        }
     }
 }

@@ -16,22 +16,28 @@ extension ItemPages {
     /// escaped for an attribute, which the row's forms send back so the answer shows the same
     /// page.
     ///
-    /// Written as one literal: each `+=` of an interpolated piece built and copied a string of
-    /// its own, and the rows are most of a page's time (BENCHMARKS.md, "Issue 29: the list
-    /// page's time").
+    /// The counter's forms are one literal: each `+=` of an interpolated piece built and copied
+    /// a string of its own, and the rows are most of a page's time (BENCHMARKS.md, "Issue 29:
+    /// the list page's time").
     static func listRow(_ item: Item, version: Int, escapedBack back: String) -> String {
         let id = item.id.lowercasedString
         let name = HTML.escape(Presentation.displayName(item.name))
         let inStock = item.status.isInStock
         // Out of stock is said in words and italics, then dimmed: never by colour alone.
         let status = HTML.escape(Presentation.text(for: item.status))
+        // The field cells: each field of the declaration, in its order.
+        var cells = ""
+        for field in ItemField.allCases {
+            switch field.kind {
+            case .name: cells += "<td><a href=\"/items/\(id)\">\(name)</a></td>"
+            case .color: cells += "<td>\(swatch(item.color))\(HTML.escape(Presentation.text(for: item.color)))</td>"
+            case .status: cells += "<td>\(inStock ? status : "<em>\(status)</em>")</td>"
+            case .optionalText: cells += "<td class=\"\(field.key)\">\(HTML.escape(Presentation.text(of: field, in: item)))</td>"
+            }
+        }
         let action = "/items/\(id)/adjustments"
         return """
-            <tr id="item-\(id)"\(inStock ? "" : " class=\"out-of-stock\"")>\
-            <td><a href="/items/\(id)">\(name)</a></td>\
-            <td>\(swatch(item.color))\(HTML.escape(Presentation.text(for: item.color)))</td>\
-            <td>\(inStock ? status : "<em>\(status)</em>")</td>\
-            <td class="location">\(HTML.escape(Presentation.text(for: item.location)))</td><td class="version">\(version)</td>\
+            <tr id="item-\(id)"\(inStock ? "" : " class=\"out-of-stock\"")>\(cells)<td class="version">\(version)</td>\
             <td class="counter">\
             <form method="post" action="\(action)"><input type="hidden" name="back" value="\(back)"><input type="hidden" name="by" value="-1">\
             <button type="submit"\(inStock ? "" : " disabled")>-1<span class="visually-hidden"> (sell one \(name))</span></button></form>\

@@ -52,14 +52,14 @@ struct ItemPages: Sendable {
             </form>
             <div class="scroll"><table id="items-table">
             <caption class="visually-hidden">Items, ordered by name</caption>
-            <thead><tr><th scope="col">Name</th><th scope="col">Colour</th><th scope="col">Status</th><th scope="col">Location</th><th scope="col">Version</th><th scope="col">Counter</th></tr></thead>
+            <thead><tr>\(ItemField.allCases.map { "<th scope=\"col\">\(HTML.escape($0.label))</th>" }.joined())<th scope="col">Version</th><th scope="col">Counter</th></tr></thead>
             <tbody id="items" data-position="\(page.position ?? 0)">
             """
         let escapedBack = HTML.escape(back)
         for (item, version) in page.items {
             body += ItemPages.listRow(item, version: version, escapedBack: escapedBack)
         }
-        if page.items.isEmpty { body += "<tr><td colspan=\"6\">No items match.</td></tr>" }
+        if page.items.isEmpty { body += "<tr><td colspan=\"\(ItemField.allCases.count + 2)\">No items match.</td></tr>" }
         body += "</tbody></table></div>"
         var links: [String] = []
         if query.after != nil { links.append("<a href=\"/?\(ItemPages.filterQuery(form))\">First page</a>") }
@@ -89,7 +89,8 @@ struct ItemPages: Sendable {
         return HTML.page("Add an item", body, status: problem?.status ?? .ok)
     }
 
-    /// The item a form describes (name, color, status, quantity, location), checked as `items add` checks.
+    /// The item a form describes (each field by its key; the status as its choice and the
+    /// quantity), checked as `items add` checks.
     static func item(from form: Form, id: UUID = UUID.version7()) throws -> Item {
         let name = form["name"] ?? ""
         try ItemName.validate(name)
@@ -100,8 +101,9 @@ struct ItemPages: Sendable {
         } else {
             color = nil
         }
-        let item = Item(id: id, name: name, color: color, status: try status(from: form),
-                        location: try ItemLocation.parse(form["location"] ?? ""))
+        let itemStatus = try ItemPages.status(from: form)
+        let texts = try OptionalTextField.allCases.map { try $0.parse(form[$0.field.key] ?? "") }
+        let item = Item.assembling(id: id, name: name, color: color, status: itemStatus) { texts[$0.rawValue] }
         try item.validate()
         return item
     }
@@ -132,9 +134,10 @@ struct ItemPages: Sendable {
             try await items.insert(item)
         } catch {
             let problem = Problem.from(error)
-            let shown = Item(name: form["name"] ?? "", color: form["color"].flatMap(Color.init(rawValue:)),
-                             status: (try? ItemPages.status(from: form)) ?? Item.defaultStatus,
-                             location: (try? ItemLocation.parse(form["location"] ?? "")) ?? nil)
+            let shown = Item.assembling(id: UUID.version7(), name: form["name"] ?? "", color: form["color"].flatMap(Color.init(rawValue:)),
+                                        status: (try? ItemPages.status(from: form)) ?? Item.defaultStatus) { optional in
+                (try? optional.parse(form[optional.field.key] ?? "")) ?? nil
+            }
             return ItemPages.newItemPage(shown, problem: problem)
         }
         return HTML.redirect("/items/\(item.id.lowercasedString)")
@@ -201,8 +204,8 @@ struct ItemPages: Sendable {
             return ItemPages.itemPage(stored, version: version, events: events, message: nil,
                                       error: problem.detail + "; nothing was changed", status: problem.status)
         }
-        let edit = ItemEdit(name: wanted.name, color: wanted.color.map { .set($0) } ?? .remove, status: wanted.status,
-                            location: wanted.location.map { .set($0) } ?? .remove)
+        var edit = ItemEdit(name: wanted.name, color: wanted.color.map { .set($0) } ?? .remove, status: wanted.status)
+        for optional in OptionalTextField.allCases { optional.set(optional.text(in: wanted), in: &edit) }
         do {
             _ = try await items.update(id, with: edit, ifVersion: version)
         } catch StoreError.versionConflict(_, let expected, let current) {
@@ -221,10 +224,10 @@ struct ItemPages: Sendable {
         }
         let body = HTML.message("This item was changed by someone else since you opened it (version \(expected), now version \(current)). Nothing was saved.") + """
             <div class="scroll"><table id="conflict"><thead><tr><th scope="col">Field</th><th scope="col">Your edit</th><th scope="col">Now (version \(current))</th></tr></thead><tbody>
-            \(row("Name", mine.name, theirs.name))
-            \(row("Colour", Presentation.text(for: mine.color), Presentation.text(for: theirs.color)))
-            \(row("Status", Presentation.text(for: mine.status), Presentation.text(for: theirs.status)))
-            \(row("Location", Presentation.text(for: mine.location), Presentation.text(for: theirs.location)))
+            \(ItemField.allCases.map { field in
+                field.kind == .name ? row(field.label, mine.name, theirs.name)
+                    : row(field.label, Presentation.text(of: field, in: mine), Presentation.text(of: field, in: theirs))
+            }.joined(separator: "\n"))
             </tbody></table></div>
             <h2>Decide</h2>
             <form method="post" action="/items/\(id)">

@@ -1,7 +1,8 @@
 import Hummingbird
 
 /// The OpenAPI 3.1 description of `/api`, written by hand beside the handlers it describes
-/// (ServerTests checks the answers against it).
+/// (ServerTests checks the answers against it); the item's fields come from their declaration
+/// (``FieldSchemas``).
 enum OpenAPIDocument {
     static func register(on router: Router<BasicRequestContext>) {
         router.get("/api/openapi.json") { _, _ in
@@ -288,28 +289,21 @@ enum OpenAPIDocument {
             {"type": "object", "required": ["case", "quantity"], "additionalProperties": false, "properties": {"case": {"const": "inStock"}, "quantity": {"type": "integer", "minimum": 1}}},
             {"type": "object", "required": ["case", "isOnBackOrder"], "additionalProperties": false, "properties": {"case": {"const": "outOfStock"}, "isOnBackOrder": {"type": "boolean"}}}
           ]},
-          "Item": {"type": "object", "required": ["id", "name", "color", "status", "location"], "properties": {
-            "id": {"type": "string", "format": "uuid"}, "name": {"type": "string"},
-            "color": {"oneOf": [{"$ref": "#/components/schemas/ColorName"}, {"type": "null"}]},
-            "status": {"$ref": "#/components/schemas/Status"}, "location": {"type": ["string", "null"], "maxLength": 200}, "version": {"type": "integer", "minimum": 1}}},
+          "Item": {"type": "object", "required": ["id", \#(FieldSchemas.keys)], "properties": {
+            "id": {"type": "string", "format": "uuid"}, \#(FieldSchemas.properties(for: .item)), "version": {"type": "integer", "minimum": 1}}},
           "NewItem": {"type": "object", "required": ["name"], "properties": {
-            "id": {"type": ["string", "null"], "format": "uuid"}, "name": {"type": "string", "minLength": 1},
-            "color": {"oneOf": [{"$ref": "#/components/schemas/ColorName"}, {"type": "null"}]},
-            "status": {"allOf": [{"$ref": "#/components/schemas/Status"}], "description": "Left out: in stock with 1, as `items add` without a status.",
-                       "default": {"case": "inStock", "quantity": 1}},
-            "location": {"type": ["string", "null"], "maxLength": 200},
+            "id": {"type": ["string", "null"], "format": "uuid"}, \#(FieldSchemas.properties(for: .newItem)),
             "createdAt": {"type": ["string", "null"]}, "updatedAt": {"type": ["string", "null"]}}, "additionalProperties": false},
           "Adjustment": {"type": "object", "required": ["by"], "additionalProperties": false, "properties": {
             "by": {"type": "integer", "format": "int64", "minimum": -9223372036854775808, "maximum": 9223372036854775807, "description": "How many more are in stock: negative to take, positive to receive."}}},
           "ItemPatch": {"type": "object", "additionalProperties": false, "properties": {
-            "name": {"type": "string"}, "color": {"oneOf": [{"$ref": "#/components/schemas/ColorName"}, {"type": "null"}]},
-            "status": {"$ref": "#/components/schemas/Status"}, "location": {"type": ["string", "null"], "maxLength": 200}}},
+            \#(FieldSchemas.properties(for: .patch))}},
           "ItemPage": {"type": "object", "required": ["items", "next"], "properties": {
             "items": {"type": "array", "items": {"$ref": "#/components/schemas/Item"}}, "next": {"type": ["string", "null"]}}},
           "Event": {"type": "object", "required": ["itemId", "version", "kind", "recordedAt"], "properties": {
             "itemId": {"type": "string"}, "version": {"type": "integer"}, "kind": {"type": "string", "enum": ["added", "changed", "deleted"]},
             "recordedAt": {"type": "string"}, "item": {"$ref": "#/components/schemas/Item"},
-            "name": {"type": ["object", "null"]}, "color": {"type": ["object", "null"]}, "status": {"type": ["object", "null"]}, "location": {"type": ["object", "null"]}}},
+            \#(FieldSchemas.changes)}},
           "Draft": {"type": "object", "required": ["id", "case", "sourceItemId", "item"], "properties": {
             "id": {"type": "string"}, "case": {"type": "string", "enum": ["adding", "duplicating"]},
             "sourceItemId": {"type": ["string", "null"]}, "item": {"$ref": "#/components/schemas/Item"}}},

@@ -68,8 +68,9 @@ enum RequestBody {
         return value.split(separator: ";").first.map { $0.trimmingWhitespace().lowercased() } ?? ""
     }
 
-    /// A JSON merge patch of `name`, `color` and `location` (null removes them) and `status` (a whole status
-    /// object, as `items show --format json` prints it) as an ``ItemEdit``.
+    /// A JSON merge patch of the item's fields (``ItemField``: `name`, `color` and each optional
+    /// text, which null removes, and `status`, a whole status object as `items show --format json`
+    /// prints it) as an ``ItemEdit``.
     static func edit(fromJSON text: String) throws -> ItemEdit {
         do {
             return try JSONDecoder().decode(EditPatch.self, from: Data(text.utf8)).edit
@@ -80,7 +81,7 @@ enum RequestBody {
         } catch DecodingError.dataCorrupted(let context) where context.underlyingError is Problem {
             throw context.underlyingError ?? Problem(.badRequest, "the body is not valid JSON")
         } catch is DecodingError {
-            throw Problem(.badRequest, "the body is not a JSON object of name, color, status and location")
+            throw Problem(.badRequest, "the body is not a JSON object of \(EditPatch.keyList)")
         }
     }
 }
@@ -93,20 +94,30 @@ struct AnyKey: CodingKey {
     init?(intValue: Int) { nil }
 }
 
-/// A merge patch: a key left out changes nothing; `"color": null` removes the colour,
-/// `"location": null` (or an empty or blank one) the location.
+/// A merge patch: a key left out changes nothing; `"color": null` removes the colour, and null
+/// (or an empty or blank text) an optional text such as the location. Its keys are the
+/// ``ItemField`` keys.
 struct EditPatch: Decodable {
     var edit = ItemEdit()
+
+    /// The keys a patch may hold, for messages: `name, color, status and location`.
+    static var keyList: String {
+        let keys = ItemField.allCases.map(\.key)
+        return keys.dropLast().joined(separator: ", ") + " and " + keys.last!
+    }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: AnyKey.self)
         for key in container.allKeys {
-            switch key.stringValue {
-            case "name":
+            guard let field = ItemField.allCases.first(where: { $0.key == key.stringValue }) else {
+                throw Problem(.badRequest, "unknown key \"\(RequestChecks.printable(key.stringValue))\" (keys: \(ItemField.allCases.map(\.key).joined(separator: ", ")))")
+            }
+            switch field.kind {
+            case .name:
                 guard let name = try? container.decode(String.self, forKey: key) else { throw Problem(.badRequest, "name must be a string") }
                 try ItemName.validate(name)
                 edit.name = name
-            case "color":
+            case .color:
                 if try container.decodeNil(forKey: key) {
                     edit.color = .remove
                 } else if let text = try? container.decode(String.self, forKey: key), let color = Color(rawValue: text) {
@@ -114,18 +125,16 @@ struct EditPatch: Decodable {
                 } else {
                     throw Problem(.badRequest, "color must be null or one of \(Color.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
-            case "status":
+            case .status:
                 edit.status = try container.decode(StatusObject.self, forKey: key).status
-            case "location":
+            case .optionalText(let optional):
                 if try container.decodeNil(forKey: key) {
-                    edit.location = .remove
+                    optional.set(nil, in: &edit)
                 } else if let text = try? container.decode(String.self, forKey: key) {
-                    edit.location = try ItemLocation.parse(text).map { .set($0) } ?? .remove
+                    optional.set(try optional.parse(text), in: &edit)
                 } else {
-                    throw Problem(.badRequest, "location must be null or a string")
+                    throw Problem(.badRequest, "\(field.key) must be null or a string")
                 }
-            default:
-                throw Problem(.badRequest, "unknown key \"\(RequestChecks.printable(key.stringValue))\" (keys: name, color, status, location)")
             }
         }
     }

@@ -149,11 +149,11 @@ public final class InventoryStore {
             case .items, .drafts, .itemHistory, .itemHistoryPositions: Contents.columnsVersion
             }
         }
-        /// The schema version from which the tables have every column this binary reads:
-        /// 0008_item_location added `location` to items, drafts and item_events. An older
-        /// SQLite file is read through views that stand in for the newer columns
-        /// (`Database.readOlderColumns(schemaVersion:)`).
-        static let columnsVersion = 8
+        /// The schema version from which the tables have every column this binary reads: the
+        /// newest migration that added an item field's columns (``ItemField/addedIn``; 0008 added
+        /// `location` to items, drafts and item_events). An older SQLite file is read through
+        /// views that stand in for the newer columns (`Database.readOlderColumns(schemaVersion:)`).
+        static let columnsVersion = ItemField.allCases.map(\.addedIn).max() ?? 1
         /// The oldest schema version a SQLite file can be read from with the columns added
         /// since stood in for by temporary views (`Database.readOlderColumns(schemaVersion:)`).
         var readableThroughViewsFrom: Int {

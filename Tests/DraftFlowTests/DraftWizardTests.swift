@@ -102,8 +102,8 @@ import Testing
     @Test func everyKindOfInvalidAnswerReasksTheSameStep() {
         let cases: [([String], WizardReask, WizardStep)] = [
             (["A", "purple"], .unknownColor, .color(current: nil)),
-            (["A", "", "a\tb"], .invalidLocation(reason: InventoryError.controlCharacterInLocation(9, position: 2).description), .location(current: nil)),
-            (["A", "", String(repeating: "x", count: 201)], .invalidLocation(reason: InventoryError.locationTooLong(201).description), .location(current: nil)),
+            (["A", "", "a\tb"], .invalidLocation(reason: InventoryError.controlCharacterInText(.location, 9, position: 2).description), .location(current: nil)),
+            (["A", "", String(repeating: "x", count: 201)], .invalidLocation(reason: InventoryError.textTooLong(.location, 201).description), .location(current: nil)),
             (["A", "", "", "maybe"], .notYesOrNo(defaultAnswer: true), .inStock(current: true)),
             (["A", "", "", "yep"], .notYesOrNo(defaultAnswer: true), .inStock(current: true)),
             (["A", "", "", "", "0"], .invalidQuantity, .quantity(current: 1)),

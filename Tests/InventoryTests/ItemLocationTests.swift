@@ -20,8 +20,8 @@ import Testing
 
     @Test func twoHundredScalarsAreTheLimit() throws {
         #expect(try ItemLocation.parse(String(repeating: "é", count: 200))?.text.unicodeScalars.count == 200)
-        #expect(throws: InventoryError.locationTooLong(201)) { try ItemLocation.parse(String(repeating: "x", count: 201)) }
-        #expect(InventoryError.locationTooLong(201).description == "a location is at most 200 characters (got 201)")
+        #expect(throws: InventoryError.textTooLong(.location, 201)) { try ItemLocation.parse(String(repeating: "x", count: 201)) }
+        #expect(InventoryError.textTooLong(.location, 201).description == "a location is at most 200 characters (got 201)")
     }
 
     @Test func aChangeOfLocationAloneIsAnEventAndReadsAsOne() throws {
@@ -38,7 +38,8 @@ import Testing
     }
 
     @Test func aStoredControlCharacterIsShownEscaped() {
-        let shown = Presentation.text(for: ItemLocation(stored: "a\u{1B}[31m"))
+        let item = Item(name: "Mug", location: ItemLocation(stored: "a\u{1B}[31m"))
+        let shown = Presentation.text(of: .location, in: item)
         #expect(!shown.unicodeScalars.contains(where: ControlCharacters.contains))
     }
 }

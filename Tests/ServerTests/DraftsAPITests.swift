@@ -65,7 +65,7 @@ import Testing
             #expect(try await answer("color", "purple").object["reason"] as? String == WizardPresentation.reason(for: .unknownColor))
             #expect(try await answer("color", "green").object["step"] as? String == "location")
             #expect(try await answer("location", "a\\tb").object["reason"] as? String
-                    == WizardPresentation.reason(for: .invalidLocation(reason: InventoryError.controlCharacterInLocation(9, position: 2).description)))
+                    == WizardPresentation.reason(for: .invalidLocation(reason: InventoryError.controlCharacterInText(.location, 9, position: 2).description)))
             #expect(try await answer("location", " Shelf B3 ").object["step"] as? String == "inStock")
             // No: the back-order branch; back (<) returns to the question before it.
             let backOrder = try await answer("inStock", "n")

@@ -9,24 +9,19 @@ import Inventory
 // - a row it accepts passes the domain's rules (`Item.validate`, what `items add` checks);
 // - a row it accepts, written the way `stockroom export` writes it, in JSON Lines (through
 //   JSONPresentation) and in CSV (the export's own row writer, formula guard included), decodes
-//   back to the same row in both formats: the same id, name, colour, status, location and times.
+//   back to the same row in both formats: the same id, every field and the times.
 
 /// A decoded row with its times copied out of the decoder's reused buffers.
 struct Row: Equatable {
     var id: UUID?
-    var name: String
-    var color: Color?
-    var status: Status
-    var location: ItemLocation?
+    /// Every field of the row (``ItemField``), under the row's id or the stand-in.
+    var item: Item
     var createdAt: [UInt8]?
     var updatedAt: [UInt8]?
 
     init(_ row: ImportedRow, _ decoder: ImportRowDecoder) {
         id = row.id
-        name = row.name
-        color = row.color
-        status = row.status
-        location = row.location
+        item = row.item(id: row.id ?? stand_in)
         createdAt = row.hasCreatedAt ? decoder.createdAt : nil
         updatedAt = row.hasUpdatedAt ? decoder.updatedAt : nil
     }
@@ -37,8 +32,7 @@ let stand_in = UUID(uuid: (1, 2, 3, 4, 5, 6, 0x70, 8, 0x89, 10, 11, 12, 13, 14, 
 
 /// The row as one line of `stockroom export --format jsonl`.
 func jsonLine(_ row: Row) -> [UInt8] {
-    let item = Item(id: row.id ?? stand_in, name: row.name, color: row.color, status: row.status, location: row.location)
-    var text = JSONPresentation.object(for: item)
+    var text = JSONPresentation.object(for: row.item)
     text.removeLast() // the closing brace: the times follow, as the export writes them
     if let time = row.createdAt { text += ",\"createdAt\":\"" + String(decoding: time, as: UTF8.self) + "\"" }
     if let time = row.updatedAt { text += ",\"updatedAt\":\"" + String(decoding: time, as: UTF8.self) + "\"" }
@@ -54,8 +48,7 @@ final class StoredRow: ParameterSink, ColumnSource {
     init(_ row: Row) throws {
         let layout = ItemsTable.insertLayout
         var binder = RowBinder(self, at: layout.item)
-        try ItemCodec.bind(Item(id: row.id ?? stand_in, name: row.name, color: row.color, status: row.status, location: row.location),
-                           to: &binder)
+        try ItemCodec.bind(row.item, to: &binder)
         values[layout.createdAt] = row.createdAt ?? []
         values[layout.updatedAt] = row.updatedAt ?? []
     }
@@ -121,7 +114,7 @@ func jsonRow(_ line: [UInt8], _ decoder: ImportRowDecoder) -> Row? {
 /// Checks the properties on a row the decoder accepted from some input.
 func checkRoundTrips(_ row: Row, _ decoder: ImportRowDecoder) {
     do {
-        try Item(id: row.id ?? stand_in, name: row.name, color: row.color, status: row.status).validate()
+        try row.item.validate()
     } catch {
         require(false, "accepted a row the domain refuses: \(row) (\(error))")
     }

@@ -1,47 +1,94 @@
 import FoundationEssentials
 import Inventory
 
-/// An `Item` as the columns `id, name, color`, its status's columns and `location`; `drafts`
-/// names the id column `item_id`.
+/// An `Item` as its id column then each of ``ItemField``'s columns in the declaration's order
+/// (`name, color`, the status's columns, then the optional texts such as `location`); `drafts`
+/// names the id column `item_id`. Every method walks ``ItemField/allCases`` with one exhaustive
+/// switch over its kind, so a new field is bound, read and listed here without being named.
 enum ItemCodec {
+    /// The fields in the declaration's order, fetched once rather than per row.
+    static let fields = ItemField.allCases
+
     /// The columns, in bind order.
     static func columns(idColumn: String = "id") -> [String] {
-        [idColumn, "name", ColorCodec.column] + StatusCodec.columns() + [LocationCodec.column]
+        [idColumn] + ItemField.allCases.flatMap(columns(of:))
+    }
+
+    /// The columns holding `field`, as ``bind(_:to:)`` binds them.
+    static func columns(of field: ItemField) -> [String] {
+        switch field.kind {
+        case .name, .optionalText: [field.column]
+        case .color: [ColorCodec.column]
+        case .status: StatusCodec.columns()
+        }
     }
 
     /// Binds all of the item's columns.
     @inline(__always)
     static func bind<Sink: ParameterSink>(_ item: Item, to row: inout RowBinder<Sink>) throws {
         try row.bind(item.id)
-        try row.bind(item.name)
-        try ColorCodec.bind(item.color, to: &row)
-        try StatusCodec.bind(item.status, to: &row)
-        try LocationCodec.bind(item.location, to: &row)
+        let fields = ItemCodec.fields
+        for index in fields.indices {
+            let field = fields[index]
+            switch field.kind {
+            case .name: try row.bind(item.name)
+            case .color: try ColorCodec.bind(item.color, to: &row)
+            case .status: try StatusCodec.bind(item.status, to: &row)
+            case .optionalText(let text): try OptionalTextCodec.bind(text.text(in: item), to: &row)
+            }
+        }
     }
 
-    /// Reads the colour and status and leaves the id, name and location where they are, as the
-    /// positions of their columns: for readers that copy their text out without making
-    /// `String`s (export).
+    /// A row's fields as ``decodeInPlace(from:)`` reads them: the colour and status decoded,
+    /// the id, name and every optional text left as the positions of their columns, for readers
+    /// that copy their text out without making `String`s (export).
+    struct InPlace {
+        var id = 0, name = 0
+        var color: Color?
+        /// Overwritten by the walk (every item has a status); a literal, not a global, so a row
+        /// costs no lazy initialisation check.
+        var status = Status.outOfStock(isOnBackOrder: false)
+
+        /// The position of `text`'s column in the row.
+        @inline(__always)
+        func position(of text: OptionalTextField) -> Int { id + ItemCodec.textOffsets[text.rawValue] }
+    }
+
+    /// Where each optional text's column is, counted from the id's, by the text's raw value: the
+    /// same for every row, so worked out once from ``columns(idColumn:)``.
+    static let textOffsets: [Int] = OptionalTextField.allCases.map { text in
+        columns().firstIndex(of: text.field.column)!
+    }
+
+    /// Reads the colour and status and leaves the id, name and optional texts where they are;
+    /// `fields` is ``fields``, which a reader of many rows fetches once.
     @inline(__always)
-    static func decodeInPlace<Source: ColumnSource>(from row: inout RowReader<Source>) throws(ColumnDecodingError) -> (id: Int, name: Int, color: Color?, status: Status, location: Int) {
-        let idIndex = row.next(), nameIndex = row.next()
-        let color = try ColorCodec.decode(from: &row), status = try StatusCodec.decode(from: &row)
-        return (idIndex, nameIndex, color, status, row.next())
+    static func decodeInPlace<Source: ColumnSource>(from row: inout RowReader<Source>,
+                                                    fields: [ItemField]) throws(ColumnDecodingError) -> InPlace {
+        var decoded = InPlace()
+        decoded.id = row.next()
+        for index in fields.indices {
+            let field = fields[index]
+            switch field.kind {
+            case .name: decoded.name = row.next()
+            case .color: decoded.color = try ColorCodec.decode(from: &row)
+            case .status: decoded.status = try StatusCodec.decode(from: &row)
+            case .optionalText: row.skip(1)
+            }
+        }
+        return decoded
     }
 
     /// Reads all of the item's columns.
     @inline(__always)
     static func decode<Source: ColumnSource>(from row: inout RowReader<Source>) throws(ColumnDecodingError) -> Item {
         let statement = row.statement
-        let idIndex = row.next(), nameIndex = row.next()
-        guard let id = statement.uuid(at: idIndex) else {
-            throw ColumnDecodingError(reason: "\(statement.columnName(at: idIndex)) \(statement.describeColumn(at: idIndex)) is not a UUID")
+        let fields = try decodeInPlace(from: &row, fields: ItemCodec.fields)
+        guard let id = statement.uuid(at: fields.id) else {
+            throw ColumnDecodingError(reason: "\(statement.columnName(at: fields.id)) \(statement.describeColumn(at: fields.id)) is not a UUID")
         }
-        return Item(
-            id: id,
-            name: statement.text(at: nameIndex),
-            color: try ColorCodec.decode(from: &row),
-            status: try StatusCodec.decode(from: &row),
-            location: LocationCodec.decode(from: &row))
+        return Item.assembling(id: id, name: statement.text(at: fields.name), color: fields.color, status: fields.status) {
+            statement.optionalText(at: fields.position(of: $0))
+        }
     }
 }

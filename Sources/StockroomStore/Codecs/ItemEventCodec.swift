@@ -11,9 +11,10 @@ import Inventory
 ///                                  color_changed 1 or 0; at least one field changed
 ///     .deleted          'deleted'  every payload column NULL
 ///
-/// The status pairs are ``StatusCodec`` under the prefixes `from_` and `to_`. The location
-/// (migration 0008) follows as `location_changed` (1 when it changed, else NULL: events older
-/// than the column have NULL) and its pair `from_location`, `to_location`.
+/// The pairs follow ``ItemField``'s order, each field's as its declaration names it: the status
+/// pairs are ``StatusCodec`` under the prefixes `from_` and `to_`; each optional text (such as
+/// the location of migration 0008) has `<column>_changed` (1 when it changed, else NULL: events
+/// older than the column have NULL) and its pair `from_<column>`, `to_<column>`.
 package enum ItemEventCodec: TaggedCodec {
     /// The cases of `ItemEvent` as stored in the tag column.
     public enum Tag: CaseIterable, Sendable {
@@ -21,9 +22,22 @@ package enum ItemEventCodec: TaggedCodec {
     }
 
     static let tagColumn = "kind"
-    static let payloadColumns = ["from_name", "to_name", "color_changed", "from_color", "to_color"]
-        + StatusCodec.columns(prefix: "from_") + StatusCodec.columns(prefix: "to_")
-        + ["location_changed", "from_location", "to_location"]
+    static let payloadColumns = ItemField.allCases.flatMap(payloadColumns(of:))
+
+    /// The history columns of `field`, in bind order.
+    static func payloadColumns(of field: ItemField) -> [String] {
+        switch field.kind {
+        case .name: [field.fromColumn, field.toColumn]
+        case .color, .optionalText: [field.changedFlagColumn!, field.fromColumn, field.toColumn]
+        case .status: StatusCodec.columns(prefix: "from_") + StatusCodec.columns(prefix: "to_")
+        }
+    }
+
+    /// Where each optional text's `<column>_changed` is, counted from `kind`, by the text's raw
+    /// value (its pair follows it).
+    static let textOffsets: [Int] = OptionalTextField.allCases.map { text in
+        1 + payloadColumns.firstIndex(of: text.field.changedFlagColumn!)!
+    }
 
     /// The tag's stored text.
     @inline(__always)
@@ -64,37 +78,53 @@ package enum ItemEventCodec: TaggedCodec {
         try row.bindStatic(text(for: tag(of: event)))
         switch event {
         case .added(let item):
-            try row.bindNulls()
-            try row.bind(item.name)
-            try row.bindNulls(2)
-            try ColorCodec.bind(item.color, to: &row)
-            try row.bindNulls(StatusCodec.columnCount)
-            try StatusCodec.bind(item.status, to: &row)
-            try row.bindNulls(2)
-            try LocationCodec.bind(item.location, to: &row)
+            for field in ItemField.allCases {
+                switch field.kind {
+                case .name:
+                    try row.bindNulls()
+                    try row.bind(item.name)
+                case .color:
+                    try row.bindNulls(2)
+                    try ColorCodec.bind(item.color, to: &row)
+                case .status:
+                    try row.bindNulls(StatusCodec.columnCount)
+                    try StatusCodec.bind(item.status, to: &row)
+                case .optionalText(let text):
+                    try row.bindNulls(2)
+                    try OptionalTextCodec.bind(text.text(in: item), to: &row)
+                }
+            }
         case .changed(let changes):
-            if let name = changes.name {
-                try row.bind(name.from)
-                try row.bind(name.to)
-            } else {
-                try row.bindNulls(2)
-            }
-            if let color = changes.color {
-                try row.bind(1)
-                try ColorCodec.bind(color.from, to: &row)
-                try ColorCodec.bind(color.to, to: &row)
-            } else {
-                try row.bind(0)
-                try row.bindNulls(2)
-            }
-            try StatusCodec.bind(changes.status?.from, to: &row)
-            try StatusCodec.bind(changes.status?.to, to: &row)
-            if let location = changes.location {
-                try row.bind(1)
-                try LocationCodec.bind(location.from, to: &row)
-                try LocationCodec.bind(location.to, to: &row)
-            } else {
-                try row.bindNulls(3)
+            for field in ItemField.allCases {
+                switch field.kind {
+                case .name:
+                    if let name = changes.name {
+                        try row.bind(name.from)
+                        try row.bind(name.to)
+                    } else {
+                        try row.bindNulls(2)
+                    }
+                case .color:
+                    if let color = changes.color {
+                        try row.bind(1)
+                        try ColorCodec.bind(color.from, to: &row)
+                        try ColorCodec.bind(color.to, to: &row)
+                    } else {
+                        try row.bind(0)
+                        try row.bindNulls(2)
+                    }
+                case .status:
+                    try StatusCodec.bind(changes.status?.from, to: &row)
+                    try StatusCodec.bind(changes.status?.to, to: &row)
+                case .optionalText(let text):
+                    if let change = text.change(in: changes) {
+                        try row.bind(1)
+                        try OptionalTextCodec.bind(change.from, to: &row)
+                        try OptionalTextCodec.bind(change.to, to: &row)
+                    } else {
+                        try row.bindNulls(3)
+                    }
+                }
             }
         case .deleted:
             try row.bindNulls(payloadColumns.count)
@@ -106,25 +136,38 @@ package enum ItemEventCodec: TaggedCodec {
         let statement = row.statement
         let start = row.index
         let kindIndex = row.next()
-        let fromNameIndex = row.next(), toNameIndex = row.next(), colorChangedIndex = row.next()
         let tag = statement.withText(at: kindIndex) { bytes -> Tag? in
             if ColumnText.equals(bytes, text(for: .added)) { return .added }
             if ColumnText.equals(bytes, text(for: .changed)) { return .changed }
             if ColumnText.equals(bytes, text(for: .deleted)) { return .deleted }
             return nil
         }
-        let fromName = statement.optionalText(at: fromNameIndex)
-        let toName = statement.optionalText(at: toNameIndex)
-        let colorChanged = statement.optionalInt(at: colorChangedIndex)
-        let colorsAreNull = row.areNull(2)
-        let fromColor = try ColorCodec.decode(from: &row)
-        let toColor = try ColorCodec.decode(from: &row)
-        let fromStatus = try StatusCodec.decodeOptional(from: &row)
-        let toStatus = try StatusCodec.decodeOptional(from: &row)
-        let locationChanged = statement.optionalInt(at: row.next())
-        let locationsAreNull = row.areNull(2)
-        let fromLocation = LocationCodec.decode(from: &row)
-        let toLocation = LocationCodec.decode(from: &row)
+        var fromName: String?, toName: String?, colorChanged: Int?, colorsAreNull = true
+        var fromColor: Color?, toColor: Color?, fromStatus: Status?, toStatus: Status?
+        for field in ItemField.allCases {
+            switch field.kind {
+            case .name:
+                fromName = statement.optionalText(at: row.next())
+                toName = statement.optionalText(at: row.next())
+            case .color:
+                colorChanged = statement.optionalInt(at: row.next())
+                colorsAreNull = row.areNull(2)
+                fromColor = try ColorCodec.decode(from: &row)
+                toColor = try ColorCodec.decode(from: &row)
+            case .status:
+                fromStatus = try StatusCodec.decodeOptional(from: &row)
+                toStatus = try StatusCodec.decodeOptional(from: &row)
+            case .optionalText:
+                row.skip(3)
+            }
+        }
+        // An optional text's flag and pair, read where the declaration put them.
+        func changedFlag(_ text: OptionalTextField) -> Int? { statement.optionalInt(at: start + textOffsets[text.rawValue]) }
+        func from(_ text: OptionalTextField) -> String? { statement.optionalText(at: start + textOffsets[text.rawValue] + 1) }
+        func to(_ text: OptionalTextField) -> String? { statement.optionalText(at: start + textOffsets[text.rawValue] + 2) }
+        func isUnchanged(_ text: OptionalTextField) -> Bool {
+            changedFlag(text) == nil && from(text) == nil && to(text) == nil
+        }
 
         func invalid(_ rule: String) -> ColumnDecodingError {
             let columns = (start..<row.index).map { "\(statement.columnName(at: $0)) \(statement.describeColumn(at: $0))" }
@@ -136,10 +179,11 @@ package enum ItemEventCodec: TaggedCodec {
         switch tag {
         case .added:
             guard fromName == nil, let toName, !Item.isBlank(toName), colorChanged == nil, fromColor == nil,
-                  fromStatus == nil, let toStatus, locationChanged == nil, fromLocation == nil else {
+                  fromStatus == nil, let toStatus,
+                  OptionalTextField.allCases.allSatisfy({ changedFlag($0) == nil && from($0) == nil }) else {
                 throw invalid("\(text(for: .added)) holds the whole item in the to_ columns and nothing in the from_ columns")
             }
-            return .added(Item(id: itemID, name: toName, color: toColor, status: toStatus, location: toLocation))
+            return .added(Item.assembling(id: itemID, name: toName, color: toColor, status: toStatus, texts: to))
         case .changed:
             let name: FieldChange<String>?
             switch (fromName, toName) {
@@ -165,21 +209,23 @@ package enum ItemEventCodec: TaggedCodec {
                 status = change
             default: throw invalid("a status change needs both statuses")
             }
-            let location: FieldChange<ItemLocation?>?
-            switch locationChanged {
-            case nil where locationsAreNull: location = nil
-            case 1?:
-                guard let change = FieldChange(from: fromLocation, to: toLocation) else { throw invalid("a location changed to itself") }
-                location = change
-            default: throw invalid("location_changed is 1 with the two locations, or NULL with none")
+            for text in OptionalTextField.allCases where !isUnchanged(text) {
+                let word = text.field.label.lowercased()
+                guard changedFlag(text) == 1 else {
+                    throw invalid("\(text.field.changedFlagColumn!) is 1 with the two \(word)s, or NULL with none")
+                }
+                guard from(text) != to(text) else { throw invalid("a \(word) changed to itself") }
             }
-            guard let changes = ItemChanges(name: name, color: color, status: status, location: location) else {
+            let changes = ItemChanges.assembling(name: name, color: color, status: status) { text in
+                changedFlag(text) == 1 ? FieldChange(from: from(text), to: to(text)) : nil
+            }
+            guard let changes else {
                 throw invalid("\(text(for: .changed)) changes at least one field")
             }
             return .changed(changes)
         case .deleted:
             guard fromName == nil, toName == nil, colorChanged == nil, fromColor == nil, toColor == nil,
-                  fromStatus == nil, toStatus == nil, locationChanged == nil, fromLocation == nil, toLocation == nil else {
+                  fromStatus == nil, toStatus == nil, OptionalTextField.allCases.allSatisfy(isUnchanged) else {
                 throw invalid("\(text(for: .deleted)) has no payload")
             }
             return .deleted

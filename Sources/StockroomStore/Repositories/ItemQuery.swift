@@ -100,7 +100,7 @@ public struct ItemQuery: Sendable, Equatable {
         case nil: break
         }
         if color != nil { conditions.append("color = ?") }
-        if location != nil { conditions.append("\(LocationCodec.column) \(dialect.caseInsensitiveLike) ? ESCAPE '\\'") }
+        if location != nil { conditions.append("\(ItemField.location.column) \(dialect.caseInsensitiveLike) ? ESCAPE '\\'") }
         if nameContains != nil { conditions.append(ItemQuery.containsCondition(dialect)) }
         // A half-open range on the index instead of LIKE, which cannot use a BINARY index.
         if namePrefix != nil { conditions.append("name >= ? AND name < ? || \(dialect.greatestCharacter)") }

@@ -7,11 +7,9 @@ import TextFormats
 struct ImportedRow {
     /// The id the row names, or nil when a new one is to be made.
     var id: UUID?
-    var name: String
-    var color: Color?
-    var status: Status
-    /// Where it is kept; nil when the row leaves it out, empty or blank.
-    var location: ItemLocation?
+    /// The row's fields, under a stand-in id; an optional text the row leaves out, empty or
+    /// blank is none.
+    var fields: Item
     /// Whether the row gave its times; their text is in the decoder's buffers.
     var hasCreatedAt: Bool
     var hasUpdatedAt: Bool
@@ -20,7 +18,7 @@ struct ImportedRow {
     /// item's, for every import path.
     @inline(__always)
     func item(id: UUID) -> Item {
-        Item(id: id, name: name, color: color, status: status, location: location)
+        Item.assembling(id: id, name: fields.name, color: fields.color, status: fields.status) { $0.text(in: fields) }
     }
 }
 
@@ -33,6 +31,8 @@ final class ImportRowDecoder {
     private var scratch: [UInt8] = []
     private var statusKey: [UInt8] = []
     private var statusCase: [UInt8] = []
+    /// The current row's optional texts, by ``OptionalTextField``'s raw value.
+    private var texts = [String?](repeating: nil, count: OptionalTextField.allCases.count)
     /// The JSON name of each status case, indexed by its tag's raw value.
     private let jsonCaseNames: [[UInt8]]
 
@@ -61,10 +61,40 @@ final class ImportRowDecoder {
 
     /// Which field of a record holds which column, from the header row.
     struct CSVColumns {
-        private(set) var indexes = [Int?](repeating: nil, count: ItemCSVLayout.Column.allCases.count)
+        private var id: Int?, name: Int?, color: Int?, status: Int?, quantity: Int?, isOnBackOrder: Int?
+        private var createdAt: Int?, updatedAt: Int?
+        private var texts = [Int?](repeating: nil, count: OptionalTextField.allCases.count)
         private(set) var fieldCount = 0
 
-        subscript(column: ItemCSVLayout.Column) -> Int? { indexes[column.rawValue] }
+        /// The field holding `column`, or nil when the header has none.
+        subscript(column: ItemCSVLayout.Column) -> Int? {
+            get {
+                switch column {
+                case .id: id
+                case .name: name
+                case .color: color
+                case .status: status
+                case .quantity: quantity
+                case .isOnBackOrder: isOnBackOrder
+                case .text(let text): texts[text.rawValue]
+                case .createdAt: createdAt
+                case .updatedAt: updatedAt
+                }
+            }
+            set {
+                switch column {
+                case .id: id = newValue
+                case .name: name = newValue
+                case .color: color = newValue
+                case .status: status = newValue
+                case .quantity: quantity = newValue
+                case .isOnBackOrder: isOnBackOrder = newValue
+                case .text(let text): texts[text.rawValue] = newValue
+                case .createdAt: createdAt = newValue
+                case .updatedAt: updatedAt = newValue
+                }
+            }
+        }
 
         /// Reads the header record.
         init(header reader: CSVReader) throws {
@@ -72,12 +102,12 @@ final class ImportRowDecoder {
             for field in 0..<reader.fieldCount {
                 let title = reader.withField(field) { String(decoding: $0, as: UTF8.self) }
                 guard let column = ItemCSVLayout.Column.allCases.first(where: { $0.title == title }) else {
-                    throw RowProblem("unknown column '\(title)' in the header (columns: \(ItemCSVLayout.Column.allCases.map(\.title).joined(separator: ", ")))")
+                    throw RowProblem("unknown column '\(title)' in the header (columns: \(ItemCSVLayout.titles.joined(separator: ", ")))")
                 }
-                guard indexes[column.rawValue] == nil else { throw RowProblem("column '\(title)' appears twice in the header") }
-                indexes[column.rawValue] = field
+                guard self[column] == nil else { throw RowProblem("column '\(title)' appears twice in the header") }
+                self[column] = field
             }
-            for required in [ItemCSVLayout.Column.name, .status] where indexes[required.rawValue] == nil {
+            for required in [ItemCSVLayout.Column.name, .status] where self[required] == nil {
                 throw RowProblem("the header has no '\(required.title)' column")
             }
         }
@@ -102,11 +132,14 @@ final class ImportRowDecoder {
             }
         }
         let status = try csvStatus(reader, columns: columns)
-        var location: ItemLocation?
-        if let index = columns[.location] {
-            location = try reader.withField(index) { bytes throws in
-                bytes.isEmpty ? nil : try ImportRowDecoder.location(ItemCSVLayout.removingFormulaGuard(bytes))
+        for text in OptionalTextField.allCases {
+            var value: String?
+            if let index = columns[.text(text)] {
+                value = try reader.withField(index) { bytes throws in
+                    bytes.isEmpty ? nil : try ImportRowDecoder.optionalText(text, ItemCSVLayout.removingFormulaGuard(bytes))
+                }
             }
+            texts[text.rawValue] = value
         }
         var hasCreated = false, hasUpdated = false
         if let index = columns[.createdAt] {
@@ -115,8 +148,7 @@ final class ImportRowDecoder {
         if let index = columns[.updatedAt] {
             hasUpdated = try reader.withField(index) { bytes throws in try ImportRowDecoder.timestamp(bytes, into: &updatedAt, column: "updated_at") }
         }
-        return try ImportRowDecoder.checked(ImportedRow(id: id, name: name, color: color, status: status, location: location,
-                                                        hasCreatedAt: hasCreated, hasUpdatedAt: hasUpdated))
+        return try checked(id: id, name: name, color: color, status: status, hasCreatedAt: hasCreated, hasUpdatedAt: hasUpdated)
     }
 
     /// The status columns through ``StatusCodec``: its tag text, the quantity, the flag as 1/0
@@ -155,14 +187,18 @@ final class ImportRowDecoder {
 
     // MARK: JSON Lines
 
-    private enum JSONKey: Int { case id, name, color, status, location, createdAt, updatedAt }
+    /// The keys of an item object: `id`, each field's ``ItemField/key`` in the declaration's
+    /// order, the times; a key's index is its bit in the set of keys seen.
+    private static let jsonKeys: [[UInt8]] = (["id"] + ItemField.allCases.map(\.key) + ["createdAt", "updatedAt"]).map { Array($0.utf8) }
+    private static let createdAtKey = jsonKeys.count - 2, updatedAtKey = jsonKeys.count - 1
 
     /// Decodes one line of JSON Lines: an object as `stockroom export` writes it. Keys may come
-    /// in any order; `id`, `color` and the times may be left out (or null), and `status` too
-    /// when there is a `defaultStatus`.
+    /// in any order; `id`, `color`, the optional texts and the times may be left out (or null),
+    /// and `status` too when there is a `defaultStatus`.
     func decode(jsonLine line: UnsafeBufferPointer<UInt8>, defaultStatus: Status? = nil) throws -> ImportedRow {
         var scanner = JSONScanner(line)
-        var id: UUID?, name: String?, color: Color?, status: Status?, location: ItemLocation?
+        var id: UUID?, name: String?, color: Color?, status: Status?
+        for index in texts.indices { texts[index] = nil }
         var hasCreated = false, hasUpdated = false
         var seen = 0 // one bit per key
         try scanner.expect(UInt8(ascii: "{"))
@@ -171,50 +207,48 @@ final class ImportRowDecoder {
         } else {
             repeat {
                 try scanner.string(into: &scratch)
-                let key: JSONKey
-                switch String(decoding: scratch, as: UTF8.self) {
-                case "id": key = .id
-                case "name": key = .name
-                case "color": key = .color
-                case "status": key = .status
-                case "location": key = .location
-                case "createdAt": key = .createdAt
-                case "updatedAt": key = .updatedAt
-                case let other: throw RowProblem("unknown key \(JSONText.string(other)) (keys: id, name, color, status, location, createdAt, updatedAt)")
+                let keys = ImportRowDecoder.jsonKeys
+                guard let key = keys.firstIndex(of: scratch) else {
+                    let list = keys.map { String(decoding: $0, as: UTF8.self) }.joined(separator: ", ")
+                    throw RowProblem("unknown key \(JSONText.string(String(decoding: scratch, as: UTF8.self))) (keys: \(list))")
                 }
-                guard seen & (1 << key.rawValue) == 0 else { throw RowProblem("key \(JSONText.string(String(decoding: scratch, as: UTF8.self))) appears twice") }
-                seen |= 1 << key.rawValue
+                guard seen & (1 << key) == 0 else { throw RowProblem("key \(JSONText.string(String(decoding: scratch, as: UTF8.self))) appears twice") }
+                seen |= 1 << key
                 try scanner.expect(UInt8(ascii: ":"))
                 switch key {
-                case .id:
+                case 0:
                     if !scanner.null() {
                         try scanner.string(into: &scratch)
                         id = try scratch.withUnsafeBufferPointer { bytes throws in try ImportRowDecoder.id(bytes) }
                     }
-                case .name:
-                    try scanner.string(into: &scratch)
-                    name = try scratch.withUnsafeBufferPointer { bytes throws in try ImportRowDecoder.text(bytes, column: "name") }
-                case .color:
-                    if !scanner.null() {
-                        try scanner.string(into: &scratch)
-                        color = try scratch.withUnsafeBufferPointer { bytes throws in try ImportRowDecoder.color(bytes) }
-                    }
-                case .status:
-                    status = try jsonStatus(&scanner)
-                case .location:
-                    if !scanner.null() {
-                        try scanner.string(into: &scratch)
-                        location = try scratch.withUnsafeBufferPointer { bytes throws in try ImportRowDecoder.location(bytes) }
-                    }
-                case .createdAt:
+                case ImportRowDecoder.createdAtKey:
                     if !scanner.null() {
                         try scanner.string(into: &scratch)
                         hasCreated = try scratch.withUnsafeBufferPointer { bytes throws in try ImportRowDecoder.timestamp(bytes, into: &createdAt, column: "createdAt") }
                     }
-                case .updatedAt:
+                case ImportRowDecoder.updatedAtKey:
                     if !scanner.null() {
                         try scanner.string(into: &scratch)
                         hasUpdated = try scratch.withUnsafeBufferPointer { bytes throws in try ImportRowDecoder.timestamp(bytes, into: &updatedAt, column: "updatedAt") }
+                    }
+                default:
+                    let field = ItemField.allCases[key - 1]
+                    switch field.kind {
+                    case .name:
+                        try scanner.string(into: &scratch)
+                        name = try scratch.withUnsafeBufferPointer { bytes throws in try ImportRowDecoder.text(bytes, column: field.key) }
+                    case .color:
+                        if !scanner.null() {
+                            try scanner.string(into: &scratch)
+                            color = try scratch.withUnsafeBufferPointer { bytes throws in try ImportRowDecoder.color(bytes) }
+                        }
+                    case .status:
+                        status = try jsonStatus(&scanner)
+                    case .optionalText(let text):
+                        if !scanner.null() {
+                            try scanner.string(into: &scratch)
+                            texts[text.rawValue] = try scratch.withUnsafeBufferPointer { bytes throws in try ImportRowDecoder.optionalText(text, bytes) }
+                        }
                     }
                 }
             } while try scanner.more(before: UInt8(ascii: "}"))
@@ -222,8 +256,7 @@ final class ImportRowDecoder {
         guard scanner.isAtEnd() else { throw scanner.problem("text after the object") }
         guard let name else { throw RowProblem("missing name") }
         guard let status = status ?? defaultStatus else { throw RowProblem("missing status") }
-        return try ImportRowDecoder.checked(ImportedRow(id: id, name: name, color: color, status: status, location: location,
-                                                        hasCreatedAt: hasCreated, hasUpdatedAt: hasUpdated))
+        return try checked(id: id, name: name, color: color, status: status, hasCreatedAt: hasCreated, hasUpdatedAt: hasUpdated)
     }
 
     private func jsonStatus(_ scanner: inout JSONScanner) throws -> Status {
@@ -284,10 +317,17 @@ final class ImportRowDecoder {
     /// Stands in for the id of a row without one while its other fields are checked.
     private static let placeholderID = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 
-    /// The domain's own rules, so that import refuses exactly what `items add` refuses.
-    private static func checked(_ row: ImportedRow) throws -> ImportedRow {
+    /// The row of the fields decoded and the optional texts in ``texts``, checked by the domain's
+    /// own rules, so that import refuses exactly what `items add` refuses.
+    private func checked(id: UUID?, name: String, color: Color?, status: Status,
+                         hasCreatedAt: Bool, hasUpdatedAt: Bool) throws -> ImportedRow {
+        let texts = self.texts
+        let row = ImportedRow(
+            id: id,
+            fields: Item.assembling(id: ImportRowDecoder.placeholderID, name: name, color: color, status: status) { texts[$0.rawValue] },
+            hasCreatedAt: hasCreatedAt, hasUpdatedAt: hasUpdatedAt)
         do {
-            try row.item(id: row.id ?? placeholderID).validate()
+            try row.item(id: row.id ?? ImportRowDecoder.placeholderID).validate()
         } catch let error as InventoryError {
             throw RowProblem(error == .blankName ? "missing or blank name" : error.description)
         } catch {
@@ -309,10 +349,10 @@ final class ImportRowDecoder {
         return text
     }
 
-    /// A location by ``ItemLocation``'s rule: trimmed, nil when blank.
-    private static func location(_ bytes: UnsafeBufferPointer<UInt8>) throws -> ItemLocation? {
+    /// An optional text by its field's rule: trimmed, nil when blank.
+    private static func optionalText(_ field: OptionalTextField, _ bytes: UnsafeBufferPointer<UInt8>) throws -> String? {
         do {
-            return try ItemLocation.parse(try text(bytes, column: "location"))
+            return try field.parse(try text(bytes, column: field.field.key))
         } catch let error as InventoryError {
             throw RowProblem(error.description)
         }

@@ -114,10 +114,11 @@ public enum ItemExport {
         _ format: TransferFormat, from statement: Rows, count: inout Int,
         lastID: inout String?, keepingLastID: Bool, to output: ByteOutput
     ) throws {
+        let plan = RowPlan()
         switch format {
         case .csv:
             while try statement.step() {
-                try writeCSVRow(statement, to: output)
+                try writeCSVRow(statement, plan: plan, to: output)
                 if keepingLastID { lastID = statement.text(at: layout.item) }
                 count += 1
             }
@@ -126,7 +127,7 @@ public enum ItemExport {
             let isArray = format == .json
             while try statement.step() {
                 if isArray && count > 0 { try output.append(UInt8(ascii: ",")) }
-                try writeJSONObject(statement, shape: json, to: output)
+                try writeJSONObject(statement, shape: json, plan: plan, to: output)
                 if !isArray { try output.append(UInt8(ascii: "\n")) }
                 if keepingLastID { lastID = statement.text(at: layout.item) }
                 count += 1
@@ -136,13 +137,21 @@ public enum ItemExport {
 
     // MARK: Fields
 
+    /// What every row is written by, worked out once per export: the fields in the
+    /// declaration's order and the column of each optional text (by its raw value) in a row of
+    /// ``layout``.
+    struct RowPlan {
+        let fields = ItemField.allCases
+        let textColumns = OptionalTextField.allCases.map { layout.item + ItemCodec.textOffsets[$0.rawValue] }
+    }
+
     /// The current row through ``ItemCodec``: the colour and status decoded, the id, name and
-    /// location left as column positions so their text is copied out without making a `String`.
+    /// optional texts left as column positions so their text is copied out without making a `String`.
     @inline(__always)
-    private static func decodedRow<Row: ColumnSource>(_ statement: Row) throws -> (id: Int, name: Int, color: Color?, status: Status, location: Int) {
+    private static func decodedRow<Row: ColumnSource>(_ statement: Row, plan: RowPlan) throws -> ItemCodec.InPlace {
         var row = RowReader(statement, at: layout.item)
         do {
-            return try ItemCodec.decodeInPlace(from: &row)
+            return try ItemCodec.decodeInPlace(from: &row, fields: plan.fields)
         } catch {
             throw StoreError.undecodableRow(table: ItemsTable.name, id: statement.text(at: layout.item), reason: error.reason)
         }
@@ -151,27 +160,35 @@ public enum ItemExport {
     /// The columns of `items list --format csv` (the raw column values, the status through its
     /// codec), then the two times, from a row of ``layout``'s columns. Also what the import
     /// fuzzer writes back its accepted rows with (Fuzz/Sources/FuzzImportRowDecoder).
-    static func writeCSVRow<Row: ColumnSource>(_ statement: Row, to output: ByteOutput) throws {
-        let row = try decodedRow(statement)
+    static func writeCSVRow<Row: ColumnSource>(_ statement: Row, plan: RowPlan = RowPlan(), to output: ByteOutput) throws {
+        let row = try decodedRow(statement, plan: plan)
+        let fields = plan.fields
         try statement.withText(at: row.id) { id in try output.append(id) }
-        try output.append(UInt8(ascii: ","))
-        try statement.withText(at: row.name) { name in try writeCSVName(name, to: output) }
-        try output.append(UInt8(ascii: ","))
-        if let color = row.color { try output.append(ColorCodec.text(for: color)) }
-        try output.append(UInt8(ascii: ","))
-        try output.append(StatusCodec.text(for: StatusCodec.tag(of: row.status)))
-        switch row.status {
-        case .inStock(let quantity):
+        for index in fields.indices {
+            let field = fields[index]
             try output.append(UInt8(ascii: ","))
-            try output.append(quantity)
-            try output.append(UInt8(ascii: ","))
-        case .outOfStock(let isOnBackOrder):
-            try output.append(",,")
-            try output.append(StatusCodec.flagText(isOnBackOrder))
-        }
-        try output.append(UInt8(ascii: ","))
-        if !statement.isNull(at: row.location) {
-            try statement.withText(at: row.location) { location in try writeCSVName(location, to: output) }
+            switch field.kind {
+            case .name:
+                try statement.withText(at: row.name) { name in try writeCSVName(name, to: output) }
+            case .color:
+                if let color = row.color { try output.append(ColorCodec.text(for: color)) }
+            case .status:
+                try output.append(StatusCodec.text(for: StatusCodec.tag(of: row.status)))
+                switch row.status {
+                case .inStock(let quantity):
+                    try output.append(UInt8(ascii: ","))
+                    try output.append(quantity)
+                    try output.append(UInt8(ascii: ","))
+                case .outOfStock(let isOnBackOrder):
+                    try output.append(",,")
+                    try output.append(StatusCodec.flagText(isOnBackOrder))
+                }
+            case .optionalText(let text):
+                let position = plan.textColumns[text.rawValue]
+                if !statement.isNull(at: position) {
+                    try statement.withText(at: position) { text in try writeCSVName(text, to: output) }
+                }
+            }
         }
         try output.append(UInt8(ascii: ","))
         try statement.withText(at: layout.createdAt) { time in try output.append(time) }
@@ -209,35 +226,47 @@ public enum ItemExport {
         }
     }
 
-    private static func writeJSONObject<Row: ColumnSource>(_ statement: Row, shape: JSONShape, to output: ByteOutput) throws {
-        let row = try decodedRow(statement)
+    private static func writeJSONObject<Row: ColumnSource>(_ statement: Row, shape: JSONShape, plan: RowPlan,
+                                                           to output: ByteOutput) throws {
+        let row = try decodedRow(statement, plan: plan)
+        let fields = plan.fields
         try output.append("{\"id\":\"")
         try statement.withText(at: row.id) { id in try output.append(id) }
-        try output.append("\",\"name\":")
-        try statement.withText(at: row.name) { name in try JSONText.writeString(name, to: output) }
-        try output.append(",\"color\":")
-        if let color = row.color {
-            try output.append(UInt8(ascii: "\""))
-            var raw = color.rawValue  // as `items show --format json` writes it; a small string, not allocated
-            try raw.withUTF8 { bytes in try output.append(bytes) }
-            try output.append(UInt8(ascii: "\""))
-        } else {
-            try output.append("null")
-        }
-        try output.append(",\"status\":")
-        switch row.status {
-        case .inStock(let quantity):
-            try output.append(shape.inStockPrefix)
-            try output.append(quantity)
-            try output.append(shape.inStockSuffix)
-        case .outOfStock(let isOnBackOrder):
-            try output.append(isOnBackOrder ? shape.backOrder : shape.outOfStock)
-        }
-        try output.append(",\"location\":")
-        if statement.isNull(at: row.location) {
-            try output.append("null")
-        } else {
-            try statement.withText(at: row.location) { location in try JSONText.writeString(location, to: output) }
+        try output.append(UInt8(ascii: "\""))
+        for index in fields.indices {
+            let field = fields[index]
+            try output.append(",\"")
+            try output.append(field.staticKey)
+            try output.append("\":")
+            switch field.kind {
+            case .name:
+                try statement.withText(at: row.name) { name in try JSONText.writeString(name, to: output) }
+            case .color:
+                if let color = row.color {
+                    try output.append(UInt8(ascii: "\""))
+                    var raw = color.rawValue  // as `items show --format json` writes it; a small string, not allocated
+                    try raw.withUTF8 { bytes in try output.append(bytes) }
+                    try output.append(UInt8(ascii: "\""))
+                } else {
+                    try output.append("null")
+                }
+            case .status:
+                switch row.status {
+                case .inStock(let quantity):
+                    try output.append(shape.inStockPrefix)
+                    try output.append(quantity)
+                    try output.append(shape.inStockSuffix)
+                case .outOfStock(let isOnBackOrder):
+                    try output.append(isOnBackOrder ? shape.backOrder : shape.outOfStock)
+                }
+            case .optionalText(let text):
+                let position = plan.textColumns[text.rawValue]
+                if statement.isNull(at: position) {
+                    try output.append("null")
+                } else {
+                    try statement.withText(at: position) { text in try JSONText.writeString(text, to: output) }
+                }
+            }
         }
         try output.append(",\"createdAt\":\"")
         try statement.withText(at: layout.createdAt) { time in try output.append(time) }

@@ -1,3 +1,5 @@
+import Inventory
+
 /// The file formats of `stockroom import` and `stockroom export`.
 public enum TransferFormat: String, Sendable, CaseIterable {
     /// JSON Lines: one item object per line (the default).
@@ -23,19 +25,45 @@ public enum TransferFormat: String, Sendable, CaseIterable {
 /// values of the `items` table's columns, as ``ItemCodec`` and ``StatusCodec`` name and write
 /// them), then the times.
 enum ItemCSVLayout {
-    /// The fields, in the order of ``ItemsTable/insertLayout``, which names them.
-    enum Column: Int, CaseIterable {
-        case id, name, color, status, quantity, isOnBackOrder, location, createdAt, updatedAt
+    /// A column of the file: the id, each field's columns in ``ItemField``'s order, the times.
+    enum Column: Hashable {
+        case id, name, color, status, quantity, isOnBackOrder
+        /// An optional text field's column.
+        case text(OptionalTextField)
+        case createdAt, updatedAt
 
-        /// The column's name in the header.
-        var title: String { ItemCSVLayout.titles[rawValue] }
+        /// Every column, in the order export writes them: derived from the declaration of the
+        /// fields, so it is the order of ``ItemsTable/insertLayout`` by construction.
+        static let allCases: [Column] = [.id] + ItemField.allCases.flatMap(columns(of:)) + [.createdAt, .updatedAt]
+
+        /// The columns holding `field`.
+        static func columns(of field: ItemField) -> [Column] {
+            switch field.kind {
+            case .name: [.name]
+            case .color: [.color]
+            case .status: [.status, .quantity, .isOnBackOrder]
+            case .optionalText(let text): [.text(text)]
+            }
+        }
+
+        /// The column's name in the header: the table's column it holds.
+        var title: String {
+            switch self {
+            case .id: ItemsTable.key
+            case .name: ItemField.name.column
+            case .color: ColorCodec.column
+            case .status: StatusCodec.columns()[0]
+            case .quantity: StatusCodec.columns()[1]
+            case .isOnBackOrder: StatusCodec.columns()[2]
+            case .text(let text): text.field.column
+            case .createdAt: "created_at"
+            case .updatedAt: "updated_at"
+            }
+        }
     }
 
-    static let titles: [String] = {
-        let names = ItemsTable.insertLayout.columns.names
-        precondition(names.count == Column.allCases.count, "ItemCSVLayout.Column follows ItemsTable.insertLayout")
-        return names
-    }()
+    /// The header's titles, in ``Column/allCases`` order.
+    static let titles: [String] = Column.allCases.map(\.title)
 
     /// The back-order flag as files from exports before the codecs wrote it (`true`/`false`,
     /// any letter case): still read, never written.

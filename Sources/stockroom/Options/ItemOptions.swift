@@ -54,54 +54,118 @@ struct ColorChangeOptions: ParsableArguments {
     }
 }
 
-/// `--location TEXT | --no-location`: changing an existing item's or draft's location.
-struct LocationChangeOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Set where it is kept (at most \(ItemLocation.maximumLength) characters; empty or blank removes it).", valueName: "text"))
+// The options of the optional texts (``OptionalTextField``) are declared here, one property
+// each, because ArgumentParser reads its options from stored properties; every command takes
+// them through these two groups, so a new optional text is spelled here and nowhere else in
+// the CLI (the switches below are exhaustive).
+
+/// `--location TEXT` (one option per optional text): the optional texts of a new item or draft.
+struct OptionalTextOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Where it is kept (at most \(OptionalTextField.location.maximumLength) characters).", valueName: "text"))
+    var location: String?
+
+    /// The text given for `field`, or nil when its option was left out.
+    func given(_ field: OptionalTextField) -> String? {
+        switch field {
+        case .location: location
+        }
+    }
+
+    func validate() throws {
+        _ = try texts()
+    }
+
+    /// Each optional text by its rule, by ``OptionalTextField``'s raw value (nil when left out,
+    /// empty or blank), or a usage error naming the option.
+    func texts() throws -> [String?] {
+        try OptionalTextField.allCases.map { try OptionalTextRule.parse(given($0), $0) }
+    }
+}
+
+/// `--location TEXT | --no-location` (the pair of each optional text): changing an existing
+/// item's or draft's optional texts.
+struct OptionalTextChangeOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Set where it is kept (at most \(OptionalTextField.location.maximumLength) characters; empty or blank removes it).", valueName: "text"))
     var location: String?
 
     @Flag(help: "Remove the location.")
     var noLocation = false
 
+    /// The text given for `field` and whether its removal was asked.
+    func given(_ field: OptionalTextField) -> (text: String?, remove: Bool) {
+        switch field {
+        case .location: (location, noLocation)
+        }
+    }
+
     func validate() throws {
-        if location != nil && noLocation { throw ValidationError("--location and --no-location cannot be used together") }
-        _ = try LocationRule.parse(location)
+        for field in OptionalTextField.allCases {
+            let (text, remove) = given(field)
+            if text != nil && remove {
+                throw ValidationError("\(OptionalTextRule.flag(field)) and \(OptionalTextRule.removalFlag(field)) cannot be used together")
+            }
+            _ = try OptionalTextRule.parse(text, field)
+        }
     }
 
-    var change: ItemEdit.LocationChange? {
-        if noLocation { return .remove }
-        guard let location else { return nil }
-        return (try? ItemLocation.parse(location)).flatMap { $0.map { .set($0) } } ?? .remove
-    }
-}
-
-enum LocationRule {
-    /// The location `--location` names (nil for none), or a usage error naming the option.
-    static func parse(_ text: String?, flag: String = "--location") throws -> ItemLocation? {
-        guard let text else { return nil }
-        do {
-            return try ItemLocation.parse(text)
-        } catch {
-            throw ValidationError("\(flag): \(error)")
+    /// `edit` with the changes asked for.
+    func apply(to edit: inout ItemEdit) {
+        for field in OptionalTextField.allCases {
+            let (text, remove) = given(field)
+            if remove {
+                field.set(nil, in: &edit)
+            } else if let text {
+                field.set((try? field.parse(text)) ?? nil, in: &edit)
+            }
         }
     }
 }
 
-/// `--name`, `--color | --no-color`, `--location | --no-location`, `--quantity | --out-of-stock [--back-order]`: a change to
-/// some fields of an item or a draft, shared by `items update` and `draft edit`.
+enum OptionalTextRule {
+    /// `field`'s option, as ArgumentParser names it from the property (`--location`).
+    static func flag(_ field: OptionalTextField) -> String {
+        "--" + field.field.column.split(separator: "_").joined(separator: "-")
+    }
+
+    /// The option removing `field` (`--no-location`).
+    static func removalFlag(_ field: OptionalTextField) -> String {
+        "--no-" + flag(field).dropFirst(2)
+    }
+
+    /// The text `field`'s option gives (nil for none), or a usage error naming the option.
+    static func parse(_ text: String?, _ field: OptionalTextField) throws -> String? {
+        guard let text else { return nil }
+        do {
+            return try field.parse(text)
+        } catch {
+            throw ValidationError("\(flag(field)): \(error)")
+        }
+    }
+}
+
+/// `--name`, `--color | --no-color`, each optional text's pair (`--location | --no-location`),
+/// `--quantity | --out-of-stock [--back-order]`: a change to some fields of an item or a draft,
+/// shared by `items update` and `draft edit`.
 struct ItemChangeOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The new name.", valueName: "name"))
     var name: String?
 
     @OptionGroup var color: ColorChangeOptions
     @OptionGroup var status: StatusOptions
-    @OptionGroup var location: LocationChangeOptions
+    @OptionGroup var texts: OptionalTextChangeOptions
 
     /// The change asked for.
-    var edit: ItemEdit { ItemEdit(name: name, color: color.change, status: status.status, location: location.change) }
+    var edit: ItemEdit {
+        var edit = ItemEdit(name: name, color: color.change, status: status.status)
+        texts.apply(to: &edit)
+        return edit
+    }
 
     func validate() throws {
         if edit.isEmpty {
-            throw ValidationError("nothing to change: give --name, --color, --no-color, --quantity, --out-of-stock, --location or --no-location")
+            let textFlags = OptionalTextField.allCases.flatMap { [OptionalTextRule.flag($0), OptionalTextRule.removalFlag($0)] }
+            let flags = ["--name", "--color", "--no-color", "--quantity", "--out-of-stock"] + textFlags
+            throw ValidationError("nothing to change: give \(flags.dropLast().joined(separator: ", ")) or \(flags.last!)")
         }
         try NameRule.requireValid(name)
     }

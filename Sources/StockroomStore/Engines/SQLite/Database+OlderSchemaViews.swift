@@ -1,9 +1,11 @@
 import SQLiteCore
+import Inventory
 
 extension Database {
     /// Lets this binary read a file whose schema is older than `InventoryStore.Contents.columnsVersion`
     /// without migrating it (a read never migrates): temporary views named like the tables add
-    /// the columns of 0008 as NULL (no location, no location change). SQLite resolves an
+    /// the columns of every item field added since the file's version (``ItemField/addedIn``)
+    /// as NULL (0008's location: no location, no location change). SQLite resolves an
     /// unqualified name in `temp` first, so every query reads through them; they live in the
     /// connection's temporary schema, never in the file, which stays byte-identical. `rowid`
     /// is passed through for the search plans that read items by it. Does nothing on a current
@@ -15,14 +17,18 @@ extension Database {
         let wasQueryOnly = try withStatement("PRAGMA query_only") { statement in try statement.step() && statement.int(at: 0) == 1 }
         if wasQueryOnly { try execute("PRAGMA query_only = OFF") }
         defer { if wasQueryOnly { try? execute("PRAGMA query_only = ON") } }
-        let location = LocationCodec.column
-        try execute("CREATE TEMP VIEW IF NOT EXISTS \(ItemsTable.name) AS SELECT rowid AS rowid, *, NULL AS \(location) FROM main.\(ItemsTable.name)")
+        // The fields whose columns this file lacks, each stood in for by NULL: no value, and no
+        // change of it in the history.
+        let newer = ItemField.allCases.filter { $0.addedIn > version }
+        func nulls(_ columns: [String]) -> String { columns.map { ", NULL AS \($0)" }.joined() }
+        let itemColumns = nulls(newer.flatMap(ItemCodec.columns(of:)))
+        try execute("CREATE TEMP VIEW IF NOT EXISTS \(ItemsTable.name) AS SELECT rowid AS rowid, *\(itemColumns) FROM main.\(ItemsTable.name)")
         if version >= 2 {
-            try execute("CREATE TEMP VIEW IF NOT EXISTS \(DraftsTable.name) AS SELECT *, NULL AS \(location) FROM main.\(DraftsTable.name)")
+            try execute("CREATE TEMP VIEW IF NOT EXISTS \(DraftsTable.name) AS SELECT *\(itemColumns) FROM main.\(DraftsTable.name)")
         }
         if version >= 3 {
-            let pair = ItemEventCodec.payloadColumns.suffix(3).map { "NULL AS \($0)" }.joined(separator: ", ")
-            try execute("CREATE TEMP VIEW IF NOT EXISTS \(ItemEventsTable.name) AS SELECT *, \(pair) FROM main.\(ItemEventsTable.name)")
+            let eventColumns = nulls(newer.flatMap(ItemEventCodec.payloadColumns(of:)))
+            try execute("CREATE TEMP VIEW IF NOT EXISTS \(ItemEventsTable.name) AS SELECT *\(eventColumns) FROM main.\(ItemEventsTable.name)")
         }
     }
 }

@@ -20,17 +20,18 @@ struct AddDraft: ParsableCommand {
 
     @OptionGroup var status: StatusOptions
 
-    @Option(help: ArgumentHelp("Where it is kept (at most \(ItemLocation.maximumLength) characters).", valueName: "text"))
-    var location: String?
+    @OptionGroup var texts: OptionalTextOptions
 
     func validate() throws {
         try NameRule.requireValid(name)
-        _ = try LocationRule.parse(location)
     }
 
     func run() throws {
-        let edit = ItemEdit(name: name, color: color.map { .set($0) }, status: status.status,
-                            location: try LocationRule.parse(location).map { .set($0) })
+        var edit = ItemEdit(name: name, color: color.map { .set($0) }, status: status.status)
+        let given = try texts.texts()
+        for field in OptionalTextField.allCases {
+            if let text = given[field.rawValue] { field.set(text, in: &edit) }
+        }
         let entry = try database.openStore().drafts.startAdding(edit)
         Output.line(entry.id.lowercasedString)
     }

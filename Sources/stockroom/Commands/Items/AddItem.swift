@@ -1,4 +1,5 @@
 import ArgumentParser
+import FoundationEssentials
 import Inventory
 import StockroomStore
 
@@ -20,17 +21,17 @@ struct AddItem: ParsableCommand {
 
     @OptionGroup var status: StatusOptions
 
-    @Option(help: ArgumentHelp("Where it is kept (at most \(ItemLocation.maximumLength) characters).", valueName: "text"))
-    var location: String?
+    @OptionGroup var texts: OptionalTextOptions
 
     func validate() throws {
         try NameRule.requireNotBlank(name)
-        _ = try LocationRule.parse(location)
     }
 
     func run() throws {
-        let item = Item(name: name, color: color, status: status.status ?? Item.defaultStatus,
-                        location: try LocationRule.parse(location))
+        let given = try texts.texts()
+        let item = Item.assembling(id: UUID.version7(), name: name, color: color, status: status.status ?? Item.defaultStatus) {
+            given[$0.rawValue]
+        }
         try database.openStore().items.insert(item)
         Output.line(item.id.lowercasedString)
     }

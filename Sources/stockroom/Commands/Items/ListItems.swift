@@ -78,12 +78,12 @@ struct ListItems: ParsableCommand {
         }
         if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
         if offset < 0 { throw ValidationError("--offset must not be negative") }
-        _ = try LocationRule.parse(location)
+        _ = try OptionalTextRule.parse(location, .location)
     }
 
     var query: ItemQuery {
         ItemQuery(status: status ?? statusFlag?.filter, color: color, nameContains: search, limit: limit, offset: offset,
-                  location: (try? LocationRule.parse(location)) ?? nil)
+                  location: ((try? OptionalTextRule.parse(location, .location)) ?? nil).map(ItemLocation.init(stored:)))
     }
 
     func run() throws {
