@@ -111,7 +111,7 @@ final class ObservedStore {
         case .postgres:
             store = try InventoryStore.reading(location: location, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
                                                contents: .itemHistoryPositions)
-            guard case .postgres(let connection) = store.engine else {
+            guard case .postgres(let connection) = store.connection.concrete else {
                 throw ObservationError.databaseMissing(path: location.description)
             }
             watch = try NotificationCommitWatch(connection: connection.connection)

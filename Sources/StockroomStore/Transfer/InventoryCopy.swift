@@ -101,7 +101,7 @@ public enum InventoryCopy {
         // The one dispatch: each pair of engines runs its own specialised copy of the generic
         // implementation below.
         let summary = try reader.read {
-            switch (reader.engine, writer.engine) {
+            switch (reader.connection.concrete, writer.connection.concrete) {
             case (.sqlite(let from), .sqlite(let to)):
                 try copy(from: from, to: to, description: destination.description, replacing: replacing, progress: progress)
             case (.sqlite(let from), .postgres(let to)):
