@@ -1,5 +1,4 @@
 import FoundationEssentials
-import PostgresCore
 import StockroomMigrations
 
 /// Where an inventory lives: a SQLite file, or a PostgreSQL database named by a connection URI.
@@ -15,7 +14,7 @@ public enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
 
     /// Reads a `--db` value.
     public init(_ text: String) {
-        self = ConnectionString.isPostgresURI(text) ? .postgres(text) : .file(text)
+        self = DatabaseLocation.isServerURI(text) ? .postgres(text) : .file(text)
     }
 
     /// The engine that keeps the inventory there.
@@ -38,7 +37,7 @@ public enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .file(let path): path
-        case .postgres(let uri): ConnectionString.redacted(uri)
+        case .postgres(let uri): DatabaseLocation.redacted(uri)
         }
     }
 }

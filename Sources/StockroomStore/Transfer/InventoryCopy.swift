@@ -1,7 +1,5 @@
 import FoundationEssentials
 import Glibc
-import PostgresCore
-import SQLiteCore
 import StockroomMigrations
 
 /// Moves a whole inventory (items, their history, drafts) from one database to another, file
