@@ -1,5 +1,6 @@
 import Hummingbird
 import Inventory
+import StockroomStore
 
 /// Building pages: escaping, the shared layout, and the response.
 enum HTML {
@@ -69,12 +70,11 @@ enum HTML {
         options([("", "none")] + Color.allCases.map { ($0.rawValue, $0.rawValue) }, selected: selected?.rawValue ?? "")
     }
 
-    /// The status choices of a form, in the filter's spelling.
-    static func statusValue(_ status: Status) -> String {
-        switch status {
-        case .inStock: "in-stock"
-        case .outOfStock(let isOnBackOrder): isOnBackOrder ? "on-back-order" : "out-of-stock"
-        }
+    /// The status choices of a form, in the filter's spelling (``TagSpellings/choice(for:)``),
+    /// `status`'s chosen.
+    static func statusOptions(selected status: Status) -> String {
+        options(ItemQuery.StatusFilter.allCases.map { ($0.text, TagSpellings.label(for: $0)) },
+                selected: TagSpellings.choice(for: status).text)
     }
 
     /// Name, colour, status, quantity and location fields, each with its label.
@@ -86,7 +86,7 @@ enum HTML {
             <div class="field"><label for="\(prefix)color">Colour</label>
             <select id="\(prefix)color" name="color">\(colorOptions(selected: item.color))</select></div>
             <div class="field"><label for="\(prefix)status">Status</label>
-            <select id="\(prefix)status" name="status">\(options([("in-stock", "In stock"), ("out-of-stock", "Out of stock"), ("on-back-order", "Out of stock: on back order")], selected: statusValue(item.status)))</select></div>
+            <select id="\(prefix)status" name="status">\(statusOptions(selected: item.status))</select></div>
             <div class="field"><label for="\(prefix)quantity">Quantity (when in stock)</label>
             <input id="\(prefix)quantity" name="quantity" type="number" min="\(Status.minimumQuantity)" inputmode="numeric" value="\(quantity)"></div>
             <div class="field"><label for="\(prefix)location">Location</label>
