@@ -29,8 +29,18 @@ public enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
     /// until a connection says otherwise): a command that only resumes something can refuse
     /// before creating the file.
     public var isMissingFile: Bool {
-        guard case .file(let path) = self else { return false }
+        guard let path = filePath else { return false }
         return !FileManager.default.fileExists(atPath: path)
+    }
+
+    /// The file's path when the inventory is kept in a local file, nil on a server: what the
+    /// store's file-only steps (backup, restore, a copy's same-file check, removing a file it
+    /// created) ask, so that they ask it of one exhaustive switch.
+    var filePath: String? {
+        switch self {
+        case .file(let path): path
+        case .postgres: nil
+        }
     }
 
     /// The path, or the URI with its password replaced by `***`: safe for messages and logs.

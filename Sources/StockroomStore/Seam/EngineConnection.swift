@@ -9,8 +9,10 @@ import FoundationEssentials
 // written with direct calls, as SQLite's path was with a switch on the engine in every
 // method (BENCHMARKS.md, issue 13). A third engine is a connection type that conforms to
 // this protocol (the compiler asks for ``StoreConnection``'s requirements and this one's few
-// of its own), a case in ``ConcreteConnection``, and its opening in ``InventoryStore``'s one
-// switch on the ``DatabaseLocation``.
+// of its own), a case in ``ConcreteConnection``, and a case of ``DatabaseLocation``, at which
+// the compiler stops in each exhaustive switch that opens a location (``InventoryStore``'s
+// two, ``StoreMigrations``', ``UntrustedQuery``'s, the check's and the observation's) and in
+// `DatabaseLocation.filePath`, which the file-only steps ask.
 
 /// A connection of any engine, as the store holds it.
 protocol EngineConnection: ItemStorage, DraftStorage {
@@ -24,6 +26,10 @@ protocol EngineConnection: ItemStorage, DraftStorage {
     /// The connection as its own type, for the one place where two connections meet and each
     /// pair of engines runs its own specialised copy (``InventoryCopy``).
     var concrete: ConcreteConnection { get }
+    /// A watch that wakes a reader of the history when the server says another session
+    /// committed (PostgreSQL's LISTEN), or nil for an engine whose commits are watched on its
+    /// file, before the file is opened (SQLite's `FileCommitWatch`, ``ObservedStore``).
+    func serverCommitWatch() throws -> (any CommitWatch)?
     /// Writes every item as ``ItemExport`` does, specialised for this engine.
     func exportItems(_ format: TransferFormat, to output: ByteOutput) throws -> Int
     /// Runs `importer` on this connection, specialised for this engine.

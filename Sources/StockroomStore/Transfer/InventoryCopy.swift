@@ -78,9 +78,9 @@ public enum InventoryCopy {
                            busyTimeoutMilliseconds: Int32 = 5_000,
                            progress: (Progress) -> Void = { _ in }) throws -> Summary {
         if source == destination { throw CopyError.sameDatabase(source.description) }
-        if case .file(let from) = source {
+        if let from = source.filePath {
             guard FileManager.default.fileExists(atPath: from) else { throw CopyError.sourceMissing(from) }
-            if case .file(let to) = destination, DurableFile.isSameFile(from, to) {
+            if let to = destination.filePath, DurableFile.isSameFile(from, to) {
                 throw CopyError.sameDatabase(source.description)
             }
         }
@@ -92,7 +92,7 @@ public enum InventoryCopy {
         }
 
         var createdFile: String?
-        if case .file(let path) = destination, !FileManager.default.fileExists(atPath: path) { createdFile = path }
+        if let path = destination.filePath, !FileManager.default.fileExists(atPath: path) { createdFile = path }
         var isCopied = false
         defer { if !isCopied, let createdFile { DurableFile.removeDatabaseFiles(createdFile) } }
         let writer = try InventoryStore(location: destination, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
@@ -170,7 +170,7 @@ public enum InventoryCopy {
     /// Items, history and drafts already at `location`, read without changing anything; a
     /// database too old to have a table has none of its rows.
     static func existingRows(at location: DatabaseLocation, busyTimeoutMilliseconds: Int32) throws -> [Table: Int] {
-        if case .file(let path) = location, !FileManager.default.fileExists(atPath: path) { return [:] }
+        if let path = location.filePath, !FileManager.default.fileExists(atPath: path) { return [:] }
         var rows: [Table: Int] = [:]
         let items = try InventoryStore.reading(location: location, busyTimeoutMilliseconds: busyTimeoutMilliseconds, contents: .items)
         rows[.items] = try items.items.count()

@@ -14,6 +14,10 @@ extension PostgresStoreConnection: EngineConnection {
     func reconnect() throws { try connection.reset() }
 
     var concrete: ConcreteConnection { .postgres(self) }
+
+    func serverCommitWatch() throws -> (any CommitWatch)? {
+        try NotificationCommitWatch(connection: connection)
+    }
 }
 
 extension InventoryStore {

@@ -14,6 +14,8 @@ extension Database: EngineConnection {
     func reconnect() {}
 
     var concrete: ConcreteConnection { .sqlite(self) }
+
+    func serverCommitWatch() -> (any CommitWatch)? { nil }
 }
 
 extension InventoryStore {
