@@ -70,6 +70,11 @@ enum HTML {
         options([("", "none")] + Color.allCases.map { ($0.rawValue, $0.rawValue) }, selected: selected?.rawValue ?? "")
     }
 
+    /// The form's choice for `status`, in the filter's spelling (``TagSpellings/choice(for:)``).
+    static func statusValue(_ status: Status) -> String {
+        TagSpellings.choice(for: status).text
+    }
+
     /// The status choices of a form, in the filter's spelling (``TagSpellings/choice(for:)``),
     /// `status`'s chosen.
     static func statusOptions(selected status: Status) -> String {
@@ -86,7 +91,7 @@ enum HTML {
             <div class="field"><label for="\(prefix)color">Colour</label>
             <select id="\(prefix)color" name="color">\(colorOptions(selected: item.color))</select></div>
             <div class="field"><label for="\(prefix)status">Status</label>
-            <select id="\(prefix)status" name="status">\(statusOptions(selected: item.status))</select></div>
+            <select id="\(prefix)status" name="status">\(options([("in-stock", "In stock"), ("out-of-stock", "Out of stock"), ("on-back-order", "Out of stock: on back order")], selected: statusValue(item.status)))</select></div>
             <div class="field"><label for="\(prefix)quantity">Quantity (when in stock)</label>
             <input id="\(prefix)quantity" name="quantity" type="number" min="\(Status.minimumQuantity)" inputmode="numeric" value="\(quantity)"></div>
             <div class="field"><label for="\(prefix)location">Location</label>

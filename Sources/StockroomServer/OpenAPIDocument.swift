@@ -3,8 +3,7 @@ import Inventory
 import StockroomStore
 
 /// The OpenAPI 3.1 description of `/api`, written by hand beside the handlers it describes
-/// (ServerTests checks the answers against it); the cases of statuses, event kinds, draft kinds
-/// and list filters come from their tag types (``TagSpellings``).
+/// (ServerTests checks the answers against it).
 enum OpenAPIDocument {
     static func register(on router: Router<BasicRequestContext>) {
         router.get("/api/openapi.json") { _, _ in
