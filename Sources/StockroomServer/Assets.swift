@@ -87,7 +87,7 @@ enum Assets {
               .then(function () { busy = false; if (again) { again = false; refresh(); } });
           }
           var source = new EventSource("/api/events?after=" + encodeURIComponent(table.getAttribute("data-position") || "0"));
-          ["added", "changed", "deleted"].forEach(function (kind) { source.addEventListener(kind, refresh); });
+          \(TagSpellings.jsonArray(TagSpellings.eventKinds)).forEach(function (kind) { source.addEventListener(kind, refresh); });
         })();
         """
 

@@ -1,5 +1,6 @@
 import Hummingbird
 import Inventory
+import StockroomStore
 
 /// Building pages: escaping, the shared layout, and the response.
 enum HTML {
@@ -97,12 +98,16 @@ enum HTML {
         options([("", "none")] + Color.allCases.map { ($0.rawValue, $0.rawValue) }, selected: selected?.rawValue ?? "")
     }
 
-    /// The status choices of a form, in the filter's spelling.
+    /// The form's choice for `status`, in the filter's spelling (``TagSpellings/choice(for:)``).
     static func statusValue(_ status: Status) -> String {
-        switch status {
-        case .inStock: "in-stock"
-        case .outOfStock(let isOnBackOrder): isOnBackOrder ? "on-back-order" : "out-of-stock"
-        }
+        TagSpellings.choice(for: status).text
+    }
+
+    /// The status choices of a form, in the filter's spelling (``TagSpellings/choice(for:)``),
+    /// `status`'s chosen.
+    static func statusOptions(selected status: Status) -> String {
+        options(ItemQuery.StatusFilter.allCases.map { ($0.text, TagSpellings.label(for: $0)) },
+                selected: TagSpellings.choice(for: status).text)
     }
 
     /// A control of the form for each field of the item (``ItemField``), each with its label:

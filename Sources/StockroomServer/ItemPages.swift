@@ -109,16 +109,16 @@ struct ItemPages: Sendable {
     }
 
     static func status(from form: Form) throws -> Status {
-        switch form["status"] ?? "in-stock" {
-        case "in-stock":
+        let text = form["status"] ?? TagSpellings.choice(for: Item.defaultStatus).text
+        guard let choice = ItemQuery.StatusFilter(text: text) else {
+            throw Problem(.badRequest, "unknown status '\(RequestChecks.printable(text))'")
+        }
+        return try TagSpellings.status(for: choice) {
             let text = (form["quantity"] ?? "").trimmingWhitespace()
             guard let quantity = Int(text) else {
                 throw Problem(.unprocessableContent, "the quantity must be a whole number of at least \(Status.minimumQuantity); for none in stock choose out of stock")
             }
-            return .inStock(quantity: quantity)
-        case "out-of-stock": return .outOfStock(isOnBackOrder: false)
-        case "on-back-order": return .outOfStock(isOnBackOrder: true)
-        case let other: throw Problem(.badRequest, "unknown status '\(RequestChecks.printable(other))'")
+            return quantity
         }
     }
 

@@ -1,4 +1,6 @@
 import Hummingbird
+import Inventory
+import StockroomStore
 
 /// The OpenAPI 3.1 description of `/api`, written by hand beside the handlers it describes
 /// (ServerTests checks the answers against it); the item's fields come from their declaration
@@ -29,7 +31,7 @@ enum OpenAPIDocument {
           "get": {
             "summary": "List items, ordered by name then id (keyset paging)",
             "parameters": [
-              {"name": "status", "in": "query", "schema": {"type": "string", "enum": ["in-stock", "out-of-stock", "on-back-order"]}},
+              {"name": "status", "in": "query", "schema": {"type": "string", "enum": \#(TagSpellings.jsonArray(TagSpellings.statusFilters))}},
               {"name": "color", "in": "query", "schema": {"$ref": "#/components/schemas/ColorName"}},
               {"name": "search", "in": "query", "schema": {"type": "string"}, "description": "Only names containing this text (ASCII letters in any case)."},
               {"name": "location", "in": "query", "schema": {"type": "string", "maxLength": 200}, "description": "Only items kept here: the whole location, letters in any case."},
@@ -286,8 +288,7 @@ enum OpenAPIDocument {
         "schemas": {
           "ColorName": {"type": "string", "enum": ["black", "blue", "green", "red", "white", "yellow"]},
           "Status": {"oneOf": [
-            {"type": "object", "required": ["case", "quantity"], "additionalProperties": false, "properties": {"case": {"const": "inStock"}, "quantity": {"type": "integer", "minimum": 1}}},
-            {"type": "object", "required": ["case", "isOnBackOrder"], "additionalProperties": false, "properties": {"case": {"const": "outOfStock"}, "isOnBackOrder": {"type": "boolean"}}}
+            \#(StatusCodec.Tag.allCases.map(TagSpellings.statusSchema(for:)).joined(separator: ",\n            "))
           ]},
           "Item": {"type": "object", "required": ["id", \#(FieldSchemas.keys)], "properties": {
             "id": {"type": "string", "format": "uuid"}, \#(FieldSchemas.properties(for: .item)), "version": {"type": "integer", "minimum": 1}}},
@@ -301,11 +302,11 @@ enum OpenAPIDocument {
           "ItemPage": {"type": "object", "required": ["items", "next"], "properties": {
             "items": {"type": "array", "items": {"$ref": "#/components/schemas/Item"}}, "next": {"type": ["string", "null"]}}},
           "Event": {"type": "object", "required": ["itemId", "version", "kind", "recordedAt"], "properties": {
-            "itemId": {"type": "string"}, "version": {"type": "integer"}, "kind": {"type": "string", "enum": ["added", "changed", "deleted"]},
+            "itemId": {"type": "string"}, "version": {"type": "integer"}, "kind": {"type": "string", "enum": \#(TagSpellings.jsonArray(TagSpellings.eventKinds))},
             "recordedAt": {"type": "string"}, "item": {"$ref": "#/components/schemas/Item"},
             \#(FieldSchemas.changes)}},
           "Draft": {"type": "object", "required": ["id", "case", "sourceItemId", "item"], "properties": {
-            "id": {"type": "string"}, "case": {"type": "string", "enum": ["adding", "duplicating"]},
+            "id": {"type": "string"}, "case": {"type": "string", "enum": \#(TagSpellings.jsonArray(TagSpellings.draftKinds))},
             "sourceItemId": {"type": ["string", "null"]}, "item": {"$ref": "#/components/schemas/Item"}}},
           "StepName": {"type": "string", "enum": ["name", "color", "location", "inStock", "quantity", "backOrder", "review"]},
           "WizardStep": {"type": "object", "required": ["step", "prompt", "path", "draft"], "properties": {

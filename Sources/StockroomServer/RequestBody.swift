@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import Hummingbird
 import Inventory
+import StockroomStore
 
 /// Reading request bodies within their limits, and the JSON fields of an item.
 enum RequestBody {
@@ -140,29 +141,32 @@ struct EditPatch: Decodable {
     }
 }
 
-/// `{"case":"inStock","quantity":N}` or `{"case":"outOfStock","isOnBackOrder":B}`.
+/// `{"case":"inStock","quantity":N}` or `{"case":"outOfStock","isOnBackOrder":B}`: the case
+/// names are JSONPresentation's (``TagSpellings/statusCases``), the payload the tag's own.
 struct StatusObject: Decodable {
     var status: Status
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: AnyKey.self)
         let keys = Set(container.allKeys.map(\.stringValue))
+        let cases = TagSpellings.statusCases.joined(separator: " or ")
         guard let name = try? container.decode(String.self, forKey: AnyKey(stringValue: "case")) else {
-            throw Problem(.badRequest, "status must be an object with a case: inStock or outOfStock")
+            throw Problem(.badRequest, "status must be an object with a case: \(cases)")
         }
-        switch name {
-        case "inStock":
+        guard let tag = StatusCodec.tag(jsonCaseName: name) else {
+            throw Problem(.badRequest, "unknown status case \"\(RequestChecks.printable(name))\" (\(cases))")
+        }
+        switch tag {
+        case .inStock:
             guard keys == ["case", "quantity"], let quantity = try? container.decode(Int.self, forKey: AnyKey(stringValue: "quantity")) else {
-                throw Problem(.badRequest, "inStock needs a whole quantity and nothing else")
+                throw Problem(.badRequest, "\(name) needs a whole quantity and nothing else")
             }
             status = .inStock(quantity: quantity)
-        case "outOfStock":
+        case .outOfStock:
             guard keys == ["case", "isOnBackOrder"], let flag = try? container.decode(Bool.self, forKey: AnyKey(stringValue: "isOnBackOrder")) else {
-                throw Problem(.badRequest, "outOfStock needs isOnBackOrder true or false and nothing else")
+                throw Problem(.badRequest, "\(name) needs isOnBackOrder true or false and nothing else")
             }
             status = .outOfStock(isOnBackOrder: flag)
-        default:
-            throw Problem(.badRequest, "unknown status case \"\(RequestChecks.printable(name))\" (inStock or outOfStock)")
         }
     }
 }

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import PostgresCore
 import StockroomMigrations
 
 /// Where an inventory lives: a SQLite file, or a PostgreSQL database named by a connection URI.
@@ -15,7 +14,7 @@ public enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
 
     /// Reads a `--db` value.
     public init(_ text: String) {
-        self = ConnectionString.isPostgresURI(text) ? .postgres(text) : .file(text)
+        self = DatabaseLocation.isServerURI(text) ? .postgres(text) : .file(text)
     }
 
     /// The engine that keeps the inventory there.
@@ -30,15 +29,25 @@ public enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
     /// until a connection says otherwise): a command that only resumes something can refuse
     /// before creating the file.
     public var isMissingFile: Bool {
-        guard case .file(let path) = self else { return false }
+        guard let path = filePath else { return false }
         return !FileManager.default.fileExists(atPath: path)
+    }
+
+    /// The file's path when the inventory is kept in a local file, nil on a server: what the
+    /// store's file-only steps (backup, restore, a copy's same-file check, removing a file it
+    /// created) ask, so that they ask it of one exhaustive switch.
+    var filePath: String? {
+        switch self {
+        case .file(let path): path
+        case .postgres: nil
+        }
     }
 
     /// The path, or the URI with its password replaced by `***`: safe for messages and logs.
     public var description: String {
         switch self {
         case .file(let path): path
-        case .postgres(let uri): ConnectionString.redacted(uri)
+        case .postgres(let uri): DatabaseLocation.redacted(uri)
         }
     }
 }

@@ -1,8 +1,6 @@
 import FoundationEssentials
 import Glibc
 import Inventory
-import PostgresCore
-import SQLiteCore
 import StockroomMigrations
 
 /// The inventory kept in one SQLite file or in a PostgreSQL database: open it, and use its
@@ -14,16 +12,8 @@ import StockroomMigrations
 /// A foreign file, a database migrated by a newer Stockroom, or one whose applied migrations
 /// were edited, is refused before anything is read or written.
 public final class InventoryStore {
-    /// The open connection, for either engine.
-    typealias Connections = PerEngine<Database, PostgresStoreConnection>
-
-    let engine: Connections
-    /// The SQLite connection when the inventory is a file, nil on a server: for tests that
-    /// change a file behind the store's back. Fronts use ``write(_:)`` and ``read(_:)``.
-    var database: Database? {
-        if case .sqlite(let database) = engine { return database }
-        return nil
-    }
+    /// The open connection, of either engine (Seam/EngineConnection.swift).
+    let connection: any EngineConnection
     /// The items of the inventory.
     public let items: ItemRepository
     /// The drafts being edited.
@@ -51,13 +41,6 @@ public final class InventoryStore {
         try self.init(path: path, busyTimeoutMilliseconds: busyTimeout.clampedMilliseconds)
     }
 
-    /// The file at `path` with `migrations` (tests and tools apply their own sets), the busy
-    /// timeout in the engine's milliseconds (the programs' `--busy-timeout`).
-    package convenience init(path: String, busyTimeoutMilliseconds: Int32, migrations: MigrationSet = .embedded(.sqlite)) throws {
-        self.init(database: try DatabaseFile.openForWriting(
-            path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, migrations: migrations))
-    }
-
     /// ``init(location:busyTimeout:)`` with the busy timeout in the engine's milliseconds (the
     /// programs' `--busy-timeout`).
     package convenience init(location: DatabaseLocation, busyTimeoutMilliseconds: Int32) throws {
@@ -65,9 +48,7 @@ public final class InventoryStore {
         case .file(let path):
             try self.init(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         case .postgres(let uri):
-            let connection = try PostgresStoreConnection.connect(uri, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-            try PostgresMigrationRunner(connection: connection).ensureCurrent()
-            self.init(postgres: connection)
+            try self.init(postgresURI: uri, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         }
     }
 
@@ -80,45 +61,17 @@ public final class InventoryStore {
         case .file(let path):
             return try reading(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, contents: contents)
         case .postgres(let uri):
-            // No lock wait set: a read takes no lock a writer holds.
-            let connection = try PostgresStoreConnection.connect(uri, busyTimeoutMilliseconds: nil)
-            let runner = PostgresMigrationRunner(connection: connection)
-            let applied = try runner.appliedMigrations()
-            try runner.validate(applied)
-            let version = applied.last?.version ?? 0
-            guard version >= contents.createdIn else { return try emptyStandIn(migrations: .embedded(.sqlite)) }
-            guard version >= contents.readableFrom else {
-                throw DatabaseFileError.needsMigration(path: location.description, version: version)
-            }
-            return InventoryStore(postgres: connection)
+            return try reading(postgresURI: uri, contents: contents)
         }
     }
 
-    /// Wraps a PostgreSQL connection whose schema is already current (for tests; fronts open a
-    /// ``DatabaseLocation``).
-    ///
-    /// Its `lock_timeout` is the caller's: see ``PostgresCore/Connection/waitForLocks(milliseconds:)``.
-    convenience init(postgres connection: Connection) {
-        self.init(engine: .postgres(PostgresStoreConnection(connection)))
-    }
-
-    private init(engine: Connections) {
-        self.engine = engine
-        switch engine {
-        case .sqlite(let database):
-            items = ItemRepository(database: database)
-            drafts = DraftRepository(database: database)
-        case .postgres(let connection):
-            items = ItemRepository(postgres: connection)
-            drafts = DraftRepository(postgres: connection)
-        }
-    }
-
-    /// An in-memory inventory with the current schema and nothing in it.
-    private static func emptyStandIn(migrations: MigrationSet) throws -> InventoryStore {
-        let empty = try Database(path: ":memory:")
-        try MigrationRunner(database: empty, migrations: migrations).migrate()
-        return InventoryStore(database: empty)
+    /// Wraps an open connection whose schema is already current: what each engine's opening
+    /// (Engines/SQLite/InventoryStore+SQLite.swift, Engines/PostgreSQL/InventoryStore+PostgreSQL.swift)
+    /// ends with.
+    init(connection: any EngineConnection) {
+        self.connection = connection
+        items = ItemRepository(storage: connection)
+        drafts = DraftRepository(storage: connection)
     }
 
     /// The tables a read command needs, with the schema versions that matter to it.
@@ -165,61 +118,24 @@ public final class InventoryStore {
         }
     }
 
-    /// Opens the store to read `contents`, changing nothing in the file.
-    ///
-    /// A missing file, a new (empty) one, or a database older than the migration that created
-    /// the table reads as an empty inventory (an in-memory stand-in); a database applied up to
-    /// a version the queries can read is read as it is, pending migrations left pending.
-    ///
-    /// - Throws: ``DatabaseFileError/needsMigration(path:version:)`` when the table's columns
-    ///   are older than the queries; whatever ``DatabaseFile/openForReading(path:busyTimeoutMilliseconds:migrations:accepting:)`` throws.
-    package static func reading(path: String, busyTimeoutMilliseconds: Int32 = 5_000, contents: Contents,
-                               migrations: MigrationSet = .embedded(.sqlite)) throws -> InventoryStore {
-        if let (database, inspection) = try DatabaseFile.openForReading(
-            path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, migrations: migrations),
-           inspection.version >= contents.createdIn {
-            guard inspection.version >= contents.readableThroughViewsFrom else {
-                throw DatabaseFileError.needsMigration(path: path, version: inspection.version)
-            }
-            if inspection.version < contents.readableFrom {
-                try database.readOlderColumns(schemaVersion: inspection.version)
-            }
-            return InventoryStore(database: database)
-        }
-        return try emptyStandIn(migrations: migrations)
-    }
-
-    /// Wraps a SQLite connection whose schema is already current (for tests; fronts open a
-    /// ``DatabaseLocation``).
-    convenience init(database: Database) {
-        self.init(engine: .sqlite(database))
-    }
-
     /// Runs `body` in one write transaction spanning any number of repository calls.
     ///
     /// On PostgreSQL the transaction runs `body` again from the start when the server reports
     /// a deadlock or serialization failure, so `body` must only use the store (no output, no
     /// counting) until it returns.
     public func write<T>(_ body: () throws -> T) throws -> T {
-        switch engine {
-        case .sqlite(let database): try database.writeTransaction(body)
-        case .postgres(let connection): try connection.inTransaction(body)
-        }
+        try connection.inStoreTransaction(body)
     }
 
     /// The rows of `table`, 0 when it does not exist (an older schema).
     func rowCount(of table: String) throws -> Int {
-        switch engine {
-        case .sqlite(let database): try database.rowCount(of: table)
-        case .postgres(let connection): try connection.rowCount(of: table)
-        }
+        try connection.rowCount(of: table)
     }
 
     /// True when the store's connection to a PostgreSQL server broke (the server stopped or
     /// restarted) and ``reconnect()`` is needed; always false for a file.
     public var isDisconnected: Bool {
-        if case .postgres(let connection) = engine { return !connection.connection.isConnected }
-        return false
+        connection.isDisconnected
     }
 
     /// Connects to the PostgreSQL server again after the connection broke: a long-lived user
@@ -229,14 +145,11 @@ public final class InventoryStore {
     ///
     /// - Throws: `PostgresError` when the server still cannot be reached.
     public func reconnect() throws {
-        if case .postgres(let connection) = engine { try connection.connection.reset() }
+        try connection.reconnect()
     }
 
     /// Runs `body` in one read transaction: every repository call in it sees the same snapshot.
     public func read<T>(_ body: () throws -> T) throws -> T {
-        switch engine {
-        case .sqlite(let database): try database.inReadTransaction(body)
-        case .postgres(let connection): try connection.inReadTransaction(body)
-        }
+        try connection.inReadTransaction(body)
     }
 }

@@ -1,5 +1,3 @@
-import PostgresCore
-import SQLiteCore
 import StockroomMigrations
 
 /// What an engine's error means to a front that does not know the engine, and how to say it.
@@ -54,10 +52,8 @@ public struct StoreFailure: Sendable, Equatable {
     /// message of a busy failure.
     public static func of(_ error: any Error, secondsWaited: () -> String) -> StoreFailure? {
         switch error {
-        case let error as SQLiteError:
-            return StoreFailure(kind: kind(of: error), message: describe(error, secondsWaited: secondsWaited))
-        case let error as PostgresError:
-            return StoreFailure(kind: kind(of: error), message: describe(error, secondsWaited: secondsWaited))
+        case let error as any EngineFailure:
+            return StoreFailure(kind: error.storeFailureKind, message: error.storeFailureMessage(secondsWaited: secondsWaited))
         case let error as MigrationError:
             // A migration's statement that failed for a reason of its own (a syntax error, a
             // rule the data breaks) is the migration's failure: data. One that met a lock, a
@@ -77,63 +73,16 @@ public struct StoreFailure: Sendable, Equatable {
             return nil
         }
     }
+}
 
-    private static func kind(of error: SQLiteError) -> Kind {
-        if error.isBusy { return .busy }
-        // SQLITE_READONLY is a file problem: the file (or its folder, for the journal) cannot
-        // be written, whatever front asked.
-        if error.isFileProblem { return .io }
-        if error.isConstraintViolation { return .constraint }
-        return .unexpected
-    }
-
-    private static func kind(of error: PostgresError) -> Kind {
-        switch error.kind {
-        case .invalidConnectionString: .usage
-        case .libraryUnavailable: .unavailable
-        case .connectionFailed, .connectionLost, .serializationFailure, .timedOut: .busy
-        case .constraintViolation: .constraint
-        case .unexpectedValue, .other: .data
-        }
-    }
-
-    /// The server's message; connection strings in it are already redacted by PostgresCore.
-    private static func describe(_ error: PostgresError, secondsWaited: () -> String) -> String {
-        switch error.kind {
-        case .connectionFailed: error.message + "; nothing was changed, try again when the server is reachable"
-        case .connectionLost where error.isCommitOutcomeUnknown:
-            "the write may or may not have been saved: the connection to the PostgreSQL server broke while committing (\(error.message)); check with `stockroom items list` before retrying"
-        case .connectionLost: "the connection to the PostgreSQL server broke (\(error.message)); nothing was changed, try again"
-        case .timedOut where error.sqlState == "55P03":
-            "another session held the lock on the database past --busy-timeout: gave up after waiting \(secondsWaited()) s (\(error.sqlState ?? "")); nothing was changed, try again"
-        default: error.description
-        }
-    }
-
-    private static func describe(_ error: SQLiteError, secondsWaited: () -> String) -> String {
-        if error.isCommitOutcomeUnknown {
-            return "the write may or may not have been saved: the disk reported an I/O error while committing (\(error.codeName): \(error.message)); check with `stockroom items list` before retrying"
-        }
-        if error.isBusy {
-            return "the database stayed locked by another process: gave up after waiting \(secondsWaited()) s (--busy-timeout) (\(error.codeName)); nothing was changed, try again"
-        }
-        switch error.primaryResult {
-        case .notADatabase: return "the file is not a SQLite database (\(error.codeName))"
-        case .corrupt: return "the database file is corrupt (\(error.codeName): \(error.message))"
-        case .cannotOpen: return "cannot open the database file (\(error.codeName): \(error.message))"
-        case .readOnly: return "the database file cannot be written (\(error.codeName): \(error.message))"
-        case .ioError where error.isFailedWrite:
-            let file = error.databasePath.map { " to \($0)" } ?? ""
-            return "could not write\(file): the disk reported an I/O error or the file-size limit (ulimit -f) was reached (\(error.codeName)); nothing was changed"
-        case .ioError:
-            let file = error.databasePath.map { " on \($0)" } ?? ""
-            return "the disk reported an I/O error\(file) (\(error.codeName): \(error.message)); nothing was changed"
-        case .full:
-            let file = error.databasePath.map { " to \($0)" } ?? ""
-            return "the disk is full: SQLite could not write\(file) (\(error.codeName)); nothing was changed, free some space and try again"
-        default: return error.description
-        }
-    }
+/// An engine's error, as it reads to a front that does not know the engine: each engine's
+/// error type conforms in its folder (Engines/SQLite/SQLiteError+StoreFailure.swift,
+/// Engines/PostgreSQL/PostgresError+StoreFailure.swift), so this file names no engine.
+protocol EngineFailure: Error {
+    /// What the error means.
+    var storeFailureKind: StoreFailure.Kind { get }
+    /// The one line for the user; `secondsWaited` says how long the request waited for a lock.
+    func storeFailureMessage(secondsWaited: () -> String) -> String
 }
 
 extension StoreFailure.Kind {

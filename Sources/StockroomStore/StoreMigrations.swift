@@ -1,6 +1,4 @@
 import FoundationEssentials
-import PostgresCore
-import SQLiteCore
 import StockroomMigrations
 
 /// An ordered set of migrations for one engine (`MigrationSet/embedded(_:)`, or a folder's).
@@ -86,15 +84,5 @@ public struct StoreMigrations {
         case .postgres(let uri):
             return try serverRunner(uri)
         }
-    }
-
-    /// A runner over an empty in-memory database: what a missing file reads as.
-    private func emptyRunner() throws -> MigrationRunner {
-        MigrationRunner(database: try Database(path: ":memory:"), migrations: migrations)
-    }
-
-    private func serverRunner(_ uri: String) throws -> PostgresMigrationRunner {
-        PostgresMigrationRunner(connection: try PostgresStoreConnection.connect(uri, busyTimeoutMilliseconds: busyTimeoutMilliseconds),
-                                migrations: migrations)
     }
 }

@@ -8,7 +8,7 @@ import Testing
 /// engines, CSV and JSON Lines export and import, the list filter, the presentation and the
 /// wizard. A new case added to `Status` and `StatusCodec.Tag` fails here (or, through the
 /// exhaustive switches below, does not compile) until every path knows it; see
-/// docs/adding-a-status.md.
+/// docs/adding-a-status.md. The web front's path is StatusTagServerPathTests (ServerTests).
 @Suite struct StatusTagPathTests {
     /// Every tag, with the statuses of it worth storing (each associated value's edges).
     static let statusesByTag: [(tag: StatusCodec.Tag, statuses: [Status])] = StatusCodec.Tag.allCases.map { tag in

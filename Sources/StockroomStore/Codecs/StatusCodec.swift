@@ -45,6 +45,21 @@ package enum StatusCodec: TaggedCodec {
         }
     }
 
+    /// The `"case"` a status of `tag` has in JSON: the one JSONPresentation writes for the
+    /// tag's example (`{"case":"inStock",…}`), read back here so that it is spelled in one
+    /// place; the web front's request bodies and OpenAPI document use it.
+    package static func jsonCaseName(for tag: Tag) -> String {
+        let object = JSONPresentation.object(for: example(of: tag))
+        let opening = #"{"case":""#
+        precondition(object.hasPrefix(opening), "JSONPresentation writes a status as {\"case\":…}")
+        return String(object.dropFirst(opening.count).prefix { $0 != "\"" })
+    }
+
+    /// The tag whose JSON `"case"` is `name` (``jsonCaseName(for:)``), nil for none.
+    package static func tag(jsonCaseName name: String) -> Tag? {
+        firstTag { jsonCaseName(for: $0) == name }
+    }
+
     /// The three columns' values as text, as CSV writes the raw columns: the tag, the quantity
     /// or "", the back-order flag as "1"/"0" or "".
     public static func columnTexts(for status: Status) -> [String] {

@@ -95,7 +95,7 @@ public final class StorePool: Sendable {
     public static func open(_ location: DatabaseLocation, busyTimeout: Duration = .seconds(5), readOnly: Bool = false,
                             connections: Int = defaultConnections) async throws -> StorePool {
         let milliseconds = busyTimeout.clampedMilliseconds
-        let isFile = if case .file = location { true } else { false }
+        let isFile = location.filePath != nil
         return try await StorePool(size: connections, serializesWrites: isFile && !readOnly, location: location) {
             if readOnly {
                 return try InventoryStore.reading(location: location, busyTimeoutMilliseconds: milliseconds, contents: .itemHistory)

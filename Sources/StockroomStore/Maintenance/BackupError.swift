@@ -1,4 +1,3 @@
-import SQLiteCore
 
 /// Why a backup or restore did not happen. In every case the live database is unchanged and no
 /// partial file is left behind.
@@ -81,16 +80,6 @@ public enum BackupError: Error, Sendable, CustomStringConvertible {
             "\(path) holds \(DatabaseSummary.itemsAndDrafts(items, drafts))"
                 + (otherTables.isEmpty ? "" : " and tables Stockroom does not own (\(otherTables.joined(separator: ", ")))")
                 + "; pass --force to replace its content (a dated safety copy is kept)"
-        }
-    }
-
-    /// Runs `body`, reporting a file SQLite finds damaged or foreign as ``unreadable(_:reason:)``
-    /// of `path`, so the message names the file.
-    static func naming<T>(_ path: String, _ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as SQLiteError where error.isCorruption {
-            throw BackupError.unreadable(path, reason: "\(error.message) (\(error.codeName))")
         }
     }
 

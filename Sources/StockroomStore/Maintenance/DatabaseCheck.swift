@@ -1,7 +1,6 @@
 import FoundationEssentials
 import Glibc
 import Inventory
-import SQLiteCore
 import StockroomMigrations
 
 /// A health check of a Stockroom database that reads and never writes: SQLite's

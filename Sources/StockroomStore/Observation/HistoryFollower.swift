@@ -111,10 +111,12 @@ final class ObservedStore {
         case .postgres:
             store = try InventoryStore.reading(location: location, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
                                                contents: .itemHistoryPositions)
-            guard case .postgres(let connection) = store.engine else {
+            // A database whose tables were never created reads as an in-memory stand-in, which
+            // no server watches.
+            guard let watch = try store.connection.serverCommitWatch() else {
                 throw ObservationError.databaseMissing(path: location.description)
             }
-            watch = try NotificationCommitWatch(connection: connection.connection)
+            self.watch = watch
         }
     }
 

@@ -1,4 +1,3 @@
-import SQLiteCore
 
 /// One read-only SQL statement written by a user (`stockroom query`), run on either engine
 /// with its rows streamed as they are read: the header and each row go to the caller's
@@ -19,12 +18,6 @@ public struct UntrustedQuery: Sendable {
     public var maximumValueLength: Int
     /// Bytes of memory SQLite may use for the statement (SQLite only).
     public var maximumMemory: Int64
-
-    /// The default ``maximumValueLength``: 16 MiB.
-    public static let defaultMaximumValueLength = Int(QueryResourceLimits.default.maximumValueLength)
-    /// The default ``maximumMemory``: 128 MB, which with the program itself and a row's values
-    /// keeps a query's process under 256 MB.
-    public static let defaultMaximumMemory = QueryResourceLimits.default.maximumMemory
 
     /// A statement with its parameters and limits.
     public init(sql: String, parameters: [String], timeoutSeconds: Double = 30,

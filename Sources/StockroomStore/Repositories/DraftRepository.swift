@@ -1,32 +1,26 @@
 import FoundationEssentials
 import Glibc
 import Inventory
-import SQLiteCore
 
 /// Reads and writes the `drafts` table, and turns drafts into items, on SQLite or
-/// PostgreSQL: written once in `DraftRecords`, forwarded to the engine's specialised copy.
+/// PostgreSQL: written once in `DraftRecords`, reached through the engine's connection as
+/// ``DraftStorage``, whose implementation is specialised for each engine (``ItemStorage``).
 public struct DraftRepository {
-    let engine: PerEngine<DraftRecords<Database>, DraftRecords<PostgresStoreConnection>>
+    /// The engine's connection (Seam/EngineConnection.swift).
+    let storage: any DraftStorage
 
-    init(database: Database) { engine = .sqlite(DraftRecords(connection: database)) }
-    init(postgres: PostgresStoreConnection) { engine = .postgres(DraftRecords(connection: postgres)) }
+    init(storage: any DraftStorage) { self.storage = storage }
 
     /// Stores a new draft and returns it with its id.
     @discardableResult
     public func create(_ draft: Draft, id: UUID = UUID.version7()) throws -> IdentifiedDraft {
-        switch engine {
-        case .sqlite(let records): try records.create(draft, id: id)
-        case .postgres(let records): try records.create(draft, id: id)
-        }
+        try storage.createDraft(draft, id: id)
     }
 
     /// Starts a draft for a new item: empty name, no colour, in stock 1, then `edit` applied.
     @discardableResult
     public func startAdding(_ edit: ItemEdit = ItemEdit()) throws -> IdentifiedDraft {
-        switch engine {
-        case .sqlite(let records): try records.startAdding(edit)
-        case .postgres(let records): try records.startAdding(edit)
-        }
+        try storage.startAddingDraft(edit)
     }
 
     /// Starts a draft that copies the item with `itemID` under a new id.
@@ -34,35 +28,23 @@ public struct DraftRepository {
     /// - Throws: ``StoreError/notFound(_:_:)`` when there is no such item.
     @discardableResult
     public func startDuplicating(itemID: UUID) throws -> IdentifiedDraft {
-        switch engine {
-        case .sqlite(let records): try records.startDuplicating(itemID: itemID)
-        case .postgres(let records): try records.startDuplicating(itemID: itemID)
-        }
+        try storage.startDuplicatingDraft(itemID: itemID)
     }
 
     /// The draft with `id`.
     public func draft(id: UUID) throws -> IdentifiedDraft {
-        switch engine {
-        case .sqlite(let records): try records.draft(id: id)
-        case .postgres(let records): try records.draft(id: id)
-        }
+        try storage.draft(id: id)
     }
 
     /// Every open draft, oldest first.
     public func all() throws -> [IdentifiedDraft] {
-        switch engine {
-        case .sqlite(let records): try records.all()
-        case .postgres(let records): try records.all()
-        }
+        try storage.allDrafts()
     }
 
     /// Applies `edit` to the draft's item. The name may stay empty until the draft is saved.
     @discardableResult
     public func edit(id: UUID, with edit: ItemEdit) throws -> IdentifiedDraft {
-        switch engine {
-        case .sqlite(let records): try records.edit(id: id, with: edit)
-        case .postgres(let records): try records.edit(id: id, with: edit)
-        }
+        try storage.editDraft(id: id, with: edit)
     }
 
     /// Saves the draft: inserts its item and deletes the draft, in one transaction.
@@ -71,35 +53,54 @@ public struct DraftRepository {
     /// - Throws: `InventoryError/blankName` while the name is blank (the draft is kept).
     @discardableResult
     public func save(id: UUID) throws -> Item {
-        switch engine {
-        case .sqlite(let records): try records.save(id: id)
-        case .postgres(let records): try records.save(id: id)
-        }
+        try storage.saveDraft(id: id)
     }
 
     /// Cancels the draft: it is deleted and nothing else changes.
     public func cancel(id: UUID) throws {
-        switch engine {
-        case .sqlite(let records): try records.cancel(id: id)
-        case .postgres(let records): try records.cancel(id: id)
-        }
+        try storage.cancelDraft(id: id)
     }
 
     /// Resolves a full draft id or a unique prefix of at least 4 characters, in any letter case.
     public func resolveID(_ text: String) throws -> UUID {
-        switch engine {
-        case .sqlite(let records): try records.resolveID(text)
-        case .postgres(let records): try records.resolveID(text)
-        }
+        try storage.resolveDraftID(text)
     }
 
     /// How many drafts are open.
     public func count() throws -> Int {
-        switch engine {
-        case .sqlite(let records): try records.count()
-        case .postgres(let records): try records.count()
-        }
+        try storage.draftCount()
     }
+}
+
+/// What ``DraftRepository`` asks of the engine's connection: ``DraftRecords``' work as
+/// requirements of the connection, implemented once below and specialised for each engine's
+/// connection type (see ``ItemStorage``).
+protocol DraftStorage: StoreConnection {
+    func createDraft(_ draft: Draft, id: UUID) throws -> IdentifiedDraft
+    func startAddingDraft(_ edit: ItemEdit) throws -> IdentifiedDraft
+    func startDuplicatingDraft(itemID: UUID) throws -> IdentifiedDraft
+    func draft(id: UUID) throws -> IdentifiedDraft
+    func allDrafts() throws -> [IdentifiedDraft]
+    func editDraft(id: UUID, with edit: ItemEdit) throws -> IdentifiedDraft
+    func saveDraft(id: UUID) throws -> Item
+    func cancelDraft(id: UUID) throws
+    func resolveDraftID(_ text: String) throws -> UUID
+    func draftCount() throws -> Int
+}
+
+extension DraftStorage {
+    private var records: DraftRecords<Self> { DraftRecords(connection: self) }
+
+    func createDraft(_ draft: Draft, id: UUID) throws -> IdentifiedDraft { try records.create(draft, id: id) }
+    func startAddingDraft(_ edit: ItemEdit) throws -> IdentifiedDraft { try records.startAdding(edit) }
+    func startDuplicatingDraft(itemID: UUID) throws -> IdentifiedDraft { try records.startDuplicating(itemID: itemID) }
+    func draft(id: UUID) throws -> IdentifiedDraft { try records.draft(id: id) }
+    func allDrafts() throws -> [IdentifiedDraft] { try records.all() }
+    func editDraft(id: UUID, with edit: ItemEdit) throws -> IdentifiedDraft { try records.edit(id: id, with: edit) }
+    func saveDraft(id: UUID) throws -> Item { try records.save(id: id) }
+    func cancelDraft(id: UUID) throws { try records.cancel(id: id) }
+    func resolveDraftID(_ text: String) throws -> UUID { try records.resolveID(text) }
+    func draftCount() throws -> Int { try records.count() }
 }
 
 /// The `drafts` table on one engine's connection: what ``DraftRepository`` does, written once.

@@ -1,7 +1,6 @@
 import FoundationEssentials
 import Glibc
 import Inventory
-import SQLiteCore
 
 /// The `item_events` table on one engine's connection.
 struct HistoryRecords<Connection: StoreConnection> {

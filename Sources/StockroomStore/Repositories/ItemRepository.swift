@@ -1,7 +1,6 @@
 import FoundationEssentials
 import Glibc
 import Inventory
-import SQLiteCore
 
 /// Reads and writes the `items` table, on SQLite or PostgreSQL.
 ///
@@ -9,41 +8,34 @@ import SQLiteCore
 /// transaction when one is open. Items are validated before they are written, so a domain
 /// rule fails with an `InventoryError` before the database's CHECK constraints are ever
 /// reached. The work is written once, in `ItemRecords`, generic over the engine; this type
-/// holds the engine's specialised copy and forwards to it, so SQLite's path makes direct calls.
+/// holds the engine's connection as ``ItemStorage``, whose implementation is specialised for
+/// each engine's connection type, so SQLite's path makes direct calls.
 public struct ItemRepository {
-    let engine: PerEngine<ItemRecords<Database>, ItemRecords<PostgresStoreConnection>>
+    /// The engine's connection: each call below is one dynamic call into the copy of
+    /// ``ItemStorage``'s implementation specialised for it (Seam/EngineConnection.swift).
+    let storage: any ItemStorage
 
-    init(database: Database) { engine = .sqlite(ItemRecords(connection: database)) }
-    init(postgres: PostgresStoreConnection) { engine = .postgres(ItemRecords(connection: postgres)) }
+    init(storage: any ItemStorage) { self.storage = storage }
 
     /// Adds one item; the database records version 1 (`added`) of its history.
     ///
     /// - Throws: `InventoryError` for a blank name or invalid quantity; the engine's
     ///   constraint error when the id already exists.
     public func insert(_ item: Item) throws {
-        switch engine {
-        case .sqlite(let records): try records.insert(item)
-        case .postgres(let records): try records.insert(item)
-        }
+        try storage.insertItem(item)
     }
 
     /// Adds many items in one transaction: all of them or, on the first error, none. The
     /// database records version 1 of each one's history.
     public func insert<Items: Sequence>(contentsOf items: Items) throws where Items.Element == Item {
-        switch engine {
-        case .sqlite(let records): try records.insert(contentsOf: items)
-        case .postgres(let records): try records.insert(contentsOf: items)
-        }
+        try storage.insertItems(contentsOf: items)
     }
 
     /// The item with `id`.
     ///
     /// - Throws: ``StoreError/notFound(_:_:)`` or ``StoreError/undecodableRow(table:id:reason:)``.
     public func item(id: UUID) throws -> Item {
-        switch engine {
-        case .sqlite(let records): try records.item(id: id)
-        case .postgres(let records): try records.item(id: id)
-        }
+        try storage.item(id: id)
     }
 
     /// The items matching `query`, ordered by name then id.
@@ -56,35 +48,23 @@ public struct ItemRepository {
 
     /// Calls `body` with each item matching `query` as it is read, without holding all of them.
     public func forEachItem(matching query: ItemQuery = ItemQuery(), _ body: (Item) throws -> Void) throws {
-        switch engine {
-        case .sqlite(let records): try records.forEachItem(matching: query, body)
-        case .postgres(let records): try records.forEachItem(matching: query, body)
-        }
+        try storage.forEachItem(matching: query, body)
     }
 
     /// Calls `body` with every item in storage order, unsorted: the cheapest way to read them
     /// all (exports, checks), since it walks the table once without an index.
     public func forEveryItem(_ body: (Item) throws -> Void) throws {
-        switch engine {
-        case .sqlite(let records): try records.forEveryItem(body)
-        case .postgres(let records): try records.forEveryItem(body)
-        }
+        try storage.forEveryItem(body)
     }
 
     /// Every item in storage order, unsorted.
     public func everyItem() throws -> [Item] {
-        switch engine {
-        case .sqlite(let records): try records.everyItem()
-        case .postgres(let records): try records.everyItem()
-        }
+        try storage.everyItem()
     }
 
     /// How many items there are.
     public func count() throws -> Int {
-        switch engine {
-        case .sqlite(let records): try records.count()
-        case .postgres(let records): try records.count()
-        }
+        try storage.itemCount()
     }
 
     /// Applies `edit` to the item with `id` and returns the result; when anything changed, the
@@ -99,10 +79,7 @@ public struct ItemRepository {
     ///   `InventoryError`.
     @discardableResult
     public func update(id: UUID, with edit: ItemEdit, ifVersion expectedVersion: Int? = nil) throws -> Item {
-        switch engine {
-        case .sqlite(let records): try records.update(id: id, with: edit, ifVersion: expectedVersion)
-        case .postgres(let records): try records.update(id: id, with: edit, ifVersion: expectedVersion)
-        }
+        try storage.updateItem(id: id, with: edit, ifVersion: expectedVersion)
     }
 
     /// Changes the item's quantity by `change` relative to what is stored when the write
@@ -119,10 +96,7 @@ public struct ItemRepository {
     ///   `InventoryError.notEnoughInStock(available:requested:)` (nothing changed).
     @discardableResult
     public func adjust(id: UUID, by change: Int, ifVersion expectedVersion: Int? = nil) throws -> Item {
-        switch engine {
-        case .sqlite(let records): try records.adjust(id: id, by: change, ifVersion: expectedVersion)
-        case .postgres(let records): try records.adjust(id: id, by: change, ifVersion: expectedVersion)
-        }
+        try storage.adjustItem(id: id, by: change, ifVersion: expectedVersion)
     }
 
     /// Deletes the item with `id` and records the deletion in its history, which stays. Drafts
@@ -130,28 +104,19 @@ public struct ItemRepository {
     ///
     /// - Throws: ``StoreError/notFound(_:_:)``.
     public func delete(id: UUID) throws {
-        switch engine {
-        case .sqlite(let records): try records.delete(id: id)
-        case .postgres(let records): try records.delete(id: id)
-        }
+        try storage.deleteItem(id: id)
     }
 
     /// The item's current version: 1 when added, one more for each change since.
     public func version(id: UUID) throws -> Int {
-        switch engine {
-        case .sqlite(let records): try records.history.version(of: id)
-        case .postgres(let records): try records.history.version(of: id)
-        }
+        try storage.itemVersion(of: id)
     }
 
     /// The item's history, oldest first; it outlives the item.
     ///
     /// - Throws: ``StoreError/notFound(_:_:)`` when no item with `id` ever existed.
     public func history(id: UUID) throws -> [RecordedItemEvent] {
-        let events = switch engine {
-        case .sqlite(let records): try records.history.events(of: id)
-        case .postgres(let records): try records.history.events(of: id)
-        }
+        let events = try storage.itemEvents(of: id)
         if events.isEmpty { throw StoreError.notFound(.item, id.lowercasedString) }
         return events
     }
@@ -167,44 +132,29 @@ public struct ItemRepository {
     /// - Returns: the events, oldest position first; fewer than `limit` when no more are committed.
     public func events(after position: Int64?, limit: Int) throws -> [PositionedItemEvent] {
         precondition(limit >= 1, "a page holds at least one event")
-        switch engine {
-        case .sqlite(let records): return try records.history.events(after: position, limit: limit)
-        case .postgres(let records): return try records.history.events(after: position, limit: limit)
-        }
+        return try storage.events(after: position, limit: limit)
     }
 
     /// The position of the last event committed (0 when there is none): where a reader that
     /// wants only what happens from now on starts (`events(after: lastEventPosition(), …)`).
     public func lastEventPosition() throws -> Int64 {
-        switch engine {
-        case .sqlite(let records): try records.history.lastPosition()
-        case .postgres(let records): try records.history.lastPosition()
-        }
+        try storage.lastEventPosition()
     }
 
     /// The item's history as the raw columns of `item_events`: their names, then one row of
     /// values as text per event (NULL as an empty field), oldest first.
     package func historyColumns(id: UUID) throws -> (names: [String], rows: [[String]]) {
-        switch engine {
-        case .sqlite(let records): try records.history.columns(of: id)
-        case .postgres(let records): try records.history.columns(of: id)
-        }
+        try storage.historyColumns(of: id)
     }
 
     /// Resolves a full id or a unique prefix of an item that has a history, deleted or not.
     public func resolveHistoryID(_ text: String) throws -> UUID {
-        switch engine {
-        case .sqlite(let records): try IDPrefix.resolve(text, in: ItemEventsTable.name, column: ItemEventsTable.itemIDColumn, record: .item, connection: records.connection)
-        case .postgres(let records): try IDPrefix.resolve(text, in: ItemEventsTable.name, column: ItemEventsTable.itemIDColumn, record: .item, connection: records.connection)
-        }
+        try storage.resolveItemID(text, inHistory: true)
     }
 
     /// Resolves a full id or a unique prefix of at least 4 characters, in any letter case.
     public func resolveID(_ text: String) throws -> UUID {
-        switch engine {
-        case .sqlite(let records): try IDPrefix.resolve(text, in: ItemsTable.name, record: .item, connection: records.connection)
-        case .postgres(let records): try IDPrefix.resolve(text, in: ItemsTable.name, record: .item, connection: records.connection)
-        }
+        try storage.resolveItemID(text, inHistory: false)
     }
 
     /// The names of the columns an item is stored in (`id, name, color, status, …`), in order:
@@ -219,6 +169,71 @@ public struct ItemRepository {
         // Binding into an array of strings cannot fail.
         _ = try? ItemCodec.bind(item, to: &binder)
         return row.fields
+    }
+}
+
+/// What ``ItemRepository`` asks of the engine's connection: ``ItemRecords``' work as
+/// requirements of the connection itself. Each is implemented once, below, over
+/// ``StoreConnection``; an engine's connection type conforms as it is
+/// (``EngineConnection``), and since that conformance is of the concrete type, not of a
+/// generic one, its witnesses are copies specialised for that type: a repository call is one
+/// dynamic call, and everything under it (each row's statement and codec calls) direct calls,
+/// as with the per-engine switch this replaces (BENCHMARKS.md, issue 13).
+protocol ItemStorage: StoreConnection {
+    func insertItem(_ item: Item) throws
+    func insertItems<Items: Sequence>(contentsOf items: Items) throws where Items.Element == Item
+    func item(id: UUID) throws -> Item
+    func forEachItem(matching query: ItemQuery, _ body: (Item) throws -> Void) throws
+    func forEveryItem(_ body: (Item) throws -> Void) throws
+    func everyItem() throws -> [Item]
+    func itemCount() throws -> Int
+    func updateItem(id: UUID, with edit: ItemEdit, ifVersion expectedVersion: Int?) throws -> Item
+    func adjustItem(id: UUID, by change: Int, ifVersion expectedVersion: Int?) throws -> Item
+    func deleteItem(id: UUID) throws
+    func itemVersion(of id: UUID) throws -> Int
+    func itemEvents(of id: UUID) throws -> [RecordedItemEvent]
+    func events(after position: Int64?, limit: Int) throws -> [PositionedItemEvent]
+    func lastEventPosition() throws -> Int64
+    func historyColumns(of id: UUID) throws -> (names: [String], rows: [[String]])
+    /// The item whose full id or unique prefix is `text`: among the stored items, or (with
+    /// `inHistory`) among every item that has a history, deleted or not.
+    func resolveItemID(_ text: String, inHistory: Bool) throws -> UUID
+}
+
+extension ItemStorage {
+    private var records: ItemRecords<Self> { ItemRecords(connection: self) }
+
+    func insertItem(_ item: Item) throws { try records.insert(item) }
+    func insertItems<Items: Sequence>(contentsOf items: Items) throws where Items.Element == Item {
+        try records.insert(contentsOf: items)
+    }
+    func item(id: UUID) throws -> Item { try records.item(id: id) }
+    func forEachItem(matching query: ItemQuery, _ body: (Item) throws -> Void) throws {
+        try records.forEachItem(matching: query, body)
+    }
+    func forEveryItem(_ body: (Item) throws -> Void) throws { try records.forEveryItem(body) }
+    func everyItem() throws -> [Item] { try records.everyItem() }
+    func itemCount() throws -> Int { try records.count() }
+    func updateItem(id: UUID, with edit: ItemEdit, ifVersion expectedVersion: Int?) throws -> Item {
+        try records.update(id: id, with: edit, ifVersion: expectedVersion)
+    }
+    func adjustItem(id: UUID, by change: Int, ifVersion expectedVersion: Int?) throws -> Item {
+        try records.adjust(id: id, by: change, ifVersion: expectedVersion)
+    }
+    func deleteItem(id: UUID) throws { try records.delete(id: id) }
+    func itemVersion(of id: UUID) throws -> Int { try records.history.version(of: id) }
+    func itemEvents(of id: UUID) throws -> [RecordedItemEvent] { try records.history.events(of: id) }
+    func events(after position: Int64?, limit: Int) throws -> [PositionedItemEvent] {
+        try records.history.events(after: position, limit: limit)
+    }
+    func lastEventPosition() throws -> Int64 { try records.history.lastPosition() }
+    func historyColumns(of id: UUID) throws -> (names: [String], rows: [[String]]) {
+        try records.history.columns(of: id)
+    }
+    func resolveItemID(_ text: String, inHistory: Bool) throws -> UUID {
+        inHistory
+            ? try IDPrefix.resolve(text, in: ItemEventsTable.name, column: ItemEventsTable.itemIDColumn, record: .item, connection: self)
+            : try IDPrefix.resolve(text, in: ItemsTable.name, record: .item, connection: self)
     }
 }
 

@@ -5,9 +5,10 @@ import StockroomMigrations
 // The seam between the repositories and an engine. Repositories and codecs are written once,
 // generic over these protocols; SQLite's `Database`/`Statement` satisfy them as they are, and
 // PostgreSQL satisfies them through a small adapter; each engine's side lives in its folder
-// (Engines/SQLite/, Engines/PostgreSQL/). The public repositories hold a ``PerEngine`` of the
-// two specialised implementations, so SQLite's path compiles to the same direct calls as
-// before the seam (BENCHMARKS.md, issue 13).
+// (Engines/SQLite/, Engines/PostgreSQL/). The public types reach a connection through
+// ``EngineConnection`` (Seam/EngineConnection.swift), whose witnesses are copies specialised for
+// each engine's connection type, so SQLite's path compiles to the same direct calls as before
+// the seam (BENCHMARKS.md, issue 13).
 //
 // Repositories write SQL in SQLite's spelling with numbered (`?1`) or plain (`?`) parameters;
 // the PostgreSQL adapter renumbers them (`$1`) once per statement text. What differs beyond

@@ -1,7 +1,6 @@
 import FoundationEssentials
 import Glibc
 import Inventory
-import SQLiteCore
 
 // An import writes no history itself: the database's triggers on `items` (migration 0004)
 // record each new item's version 1 ('added', dated with the row's updated_at) and each item

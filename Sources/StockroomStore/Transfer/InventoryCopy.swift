@@ -1,7 +1,5 @@
 import FoundationEssentials
 import Glibc
-import PostgresCore
-import SQLiteCore
 import StockroomMigrations
 
 /// Moves a whole inventory (items, their history, drafts) from one database to another, file
@@ -83,9 +81,9 @@ public enum InventoryCopy {
                            busyTimeoutMilliseconds: Int32 = 5_000,
                            progress: (Progress) -> Void = { _ in }) throws -> Summary {
         if source == destination { throw CopyError.sameDatabase(source.description) }
-        if case .file(let from) = source {
+        if let from = source.filePath {
             guard FileManager.default.fileExists(atPath: from) else { throw CopyError.sourceMissing(from) }
-            if case .file(let to) = destination, DurableFile.isSameFile(from, to) {
+            if let to = destination.filePath, DurableFile.isSameFile(from, to) {
                 throw CopyError.sameDatabase(source.description)
             }
         }
@@ -97,14 +95,14 @@ public enum InventoryCopy {
         }
 
         var createdFile: String?
-        if case .file(let path) = destination, !FileManager.default.fileExists(atPath: path) { createdFile = path }
+        if let path = destination.filePath, !FileManager.default.fileExists(atPath: path) { createdFile = path }
         var isCopied = false
         defer { if !isCopied, let createdFile { DurableFile.removeDatabaseFiles(createdFile) } }
         let writer = try InventoryStore(location: destination, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         // The one dispatch: each pair of engines runs its own specialised copy of the generic
         // implementation below.
         let summary = try reader.read {
-            switch (reader.engine, writer.engine) {
+            switch (reader.connection.concrete, writer.connection.concrete) {
             case (.sqlite(let from), .sqlite(let to)):
                 try copy(from: from, to: to, description: destination.description, replacing: replacing, progress: progress)
             case (.sqlite(let from), .postgres(let to)):
@@ -175,7 +173,7 @@ public enum InventoryCopy {
     /// Items, history and drafts already at `location`, read without changing anything; a
     /// database too old to have a table has none of its rows.
     static func existingRows(at location: DatabaseLocation, busyTimeoutMilliseconds: Int32) throws -> [Table: Int] {
-        if case .file(let path) = location, !FileManager.default.fileExists(atPath: path) { return [:] }
+        if let path = location.filePath, !FileManager.default.fileExists(atPath: path) { return [:] }
         var rows: [Table: Int] = [:]
         let items = try InventoryStore.reading(location: location, busyTimeoutMilliseconds: busyTimeoutMilliseconds, contents: .items)
         rows[.items] = try items.items.count()

@@ -19,10 +19,7 @@ public enum ItemExport {
     /// the order is SQLite's).
     public static func write(_ format: TransferFormat, from store: InventoryStore, to descriptor: Int32) throws -> Int {
         let output = ByteOutput(descriptor: descriptor)
-        let count = switch store.engine {
-        case .sqlite(let database): try write(format, from: database, to: output)
-        case .postgres(let connection): try write(format, from: connection, to: output)
-        }
+        let count = try store.connection.exportItems(format, to: output)
         try output.flush()
         return count
     }
@@ -65,7 +62,7 @@ public enum ItemExport {
     /// through every row where the engine streams them (SQLite), else pages of rows, each
     /// resuming after the last id of the one before (keyset pagination, as `stockroom copy`
     /// reads), so a server never holds more than a page for us.
-    private static func write<Connection: StoreConnection>(_ format: TransferFormat, from connection: Connection,
+    static func write<Connection: StoreConnection>(_ format: TransferFormat, from connection: Connection,
                                                            to output: ByteOutput) throws -> Int {
         try connection.inReadTransaction {
             try writeStart(format, to: output)

@@ -81,10 +81,7 @@ public struct ItemImport {
     ///   names an existing id; ``TransferError`` when the input cannot be read; the engine's
     ///   errors (busy, I/O, a lost connection) as they come.
     public func run(reading descriptor: Int32, into store: InventoryStore, progress: (Progress) -> Void = { _ in }) throws -> Summary {
-        switch store.engine {
-        case .sqlite(let database): try run(reading: descriptor, into: database, progress: progress)
-        case .postgres(let connection): try run(reading: descriptor, into: connection, progress: progress)
-        }
+        try store.connection.importItems(self, reading: descriptor, progress: progress)
     }
 
     /// Every rule of an import, once for both engines; the engine's loader

@@ -75,3 +75,12 @@ extension QueryValue {
         }
     }
 }
+
+extension UntrustedQuery {
+    // SQLite's own limits for an untrusted statement are the defaults on either engine.
+    /// The default ``maximumValueLength``: 16 MiB.
+    public static let defaultMaximumValueLength = Int(QueryResourceLimits.default.maximumValueLength)
+    /// The default ``maximumMemory``: 128 MB, which with the program itself and a row's values
+    /// keeps a query's process under 256 MB.
+    public static let defaultMaximumMemory = QueryResourceLimits.default.maximumMemory
+}

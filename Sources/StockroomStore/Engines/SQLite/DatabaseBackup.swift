@@ -46,7 +46,7 @@ public enum DatabaseBackup {
     public static func run(from source: DatabaseLocation, to destinationPath: String, replacing: Bool,
                            busyTimeoutMilliseconds: Int32, pagesPerStep: Int = -1,
                            progress: (BackupProgress) -> Void = { _ in }) throws -> BackupResult {
-        guard case .file(let sourcePath) = source else { throw BackupError.serverDatabase(source.description, operation: "backup") }
+        guard let sourcePath = source.filePath else { throw BackupError.serverDatabase(source.description, operation: "backup") }
         return try run(from: sourcePath, to: destinationPath, replacing: replacing, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
                        pagesPerStep: pagesPerStep, progress: progress)
     }

@@ -43,7 +43,7 @@ public enum DatabaseRestore {
     ///   On any failure the live database is as it was, and no safety copy is left.
     public static func run(from sourcePath: String, into live: DatabaseLocation, replacingContent: Bool,
                            busyTimeoutMilliseconds: Int32, now: Date = Date()) throws -> RestoreResult {
-        guard case .file(let livePath) = live else { throw BackupError.serverDatabase(live.description, operation: "restore") }
+        guard let livePath = live.filePath else { throw BackupError.serverDatabase(live.description, operation: "restore") }
         return try run(from: sourcePath, into: livePath, replacingContent: replacingContent,
                        busyTimeoutMilliseconds: busyTimeoutMilliseconds, now: now)
     }

@@ -1,0 +1,9 @@
+import StockroomMigrations
+
+extension StoreMigrations {
+    /// The runner for the server's database at `uri`.
+    func serverRunner(_ uri: String) throws -> PostgresMigrationRunner {
+        PostgresMigrationRunner(connection: try PostgresStoreConnection.connect(uri, busyTimeoutMilliseconds: busyTimeoutMilliseconds),
+                                migrations: migrations)
+    }
+}
