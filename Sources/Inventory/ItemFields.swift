@@ -12,7 +12,14 @@ import TextFormats
 /// `from_<column>`/`to_<column>` on `item_events`, with `<column>_changed` for a field whose
 /// "none to none" must be told from "unchanged" (see ``changedFlagColumn``).
 public enum ItemField: Int, CaseIterable, Hashable, Sendable {
-    case name, color, status, location
+    /// ``Item/name``.
+    case name
+    /// ``Item/color``.
+    case color
+    /// ``Item/status``.
+    case status
+    /// ``Item/location``.
+    case location
 
     /// How a field is held, which says how every path reads and writes it.
     public enum Kind: Sendable, Equatable {
@@ -104,6 +111,7 @@ public enum ItemField: Int, CaseIterable, Hashable, Sendable {
 /// handles them generically by these members (``ItemEdit/texts`` and ``ItemChanges/texts`` hold
 /// their changes by field), so a new one is a case here and its stored property on ``Item``.
 public enum OptionalTextField: Int, CaseIterable, Hashable, Sendable {
+    /// ``Item/location``: where the item is kept.
     case location
 
     /// The field of the item it is.

@@ -135,7 +135,7 @@ enum HTML {
             let quantity: String = if case .inStock(let quantity) = item.status { String(quantity) } else { "" }
             return """
                 \(label)
-                <select id="\(prefix)status" name="status">\(options([("in-stock", "In stock"), ("out-of-stock", "Out of stock"), ("on-back-order", "Out of stock: on back order")], selected: statusValue(item.status)))</select></div>
+                <select id="\(prefix)status" name="status">\(statusOptions(selected: item.status))</select></div>
                 <div class="field"><label for="\(prefix)quantity">Quantity (when in stock)</label>
                 <input id="\(prefix)quantity" name="quantity" type="number" min="\(Status.minimumQuantity)" inputmode="numeric" value="\(quantity)"></div>
                 """
