@@ -4,7 +4,7 @@ import Inventory
 
 /// Reads and writes the `drafts` table, and turns drafts into items, on SQLite or
 /// PostgreSQL: written once in `DraftRecords`, reached through the engine's connection as
-/// ``DraftStorage``, whose implementation is specialised for each engine (``ItemStorage``).
+/// `DraftStorage`, whose implementation is specialised for each engine (as `ItemStorage`'s).
 public struct DraftRepository {
     /// The engine's connection (Seam/EngineConnection.swift).
     let storage: any DraftStorage

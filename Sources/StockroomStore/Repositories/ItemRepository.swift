@@ -8,7 +8,7 @@ import Inventory
 /// transaction when one is open. Items are validated before they are written, so a domain
 /// rule fails with an `InventoryError` before the database's CHECK constraints are ever
 /// reached. The work is written once, in `ItemRecords`, generic over the engine; this type
-/// holds the engine's connection as ``ItemStorage``, whose implementation is specialised for
+/// holds the engine's connection as `ItemStorage`, whose implementation is specialised for
 /// each engine's connection type, so SQLite's path makes direct calls.
 public struct ItemRepository {
     /// The engine's connection: each call below is one dynamic call into the copy of
