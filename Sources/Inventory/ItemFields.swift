@@ -34,7 +34,7 @@ public enum ItemField: Int, CaseIterable, Hashable, Sendable {
     }
 
     /// How the field is held.
-    @inline(__always)
+    @inlinable
     public var kind: Kind {
         switch self {
         case .name: .name
@@ -115,7 +115,7 @@ public enum OptionalTextField: Int, CaseIterable, Hashable, Sendable {
     case location
 
     /// The field of the item it is.
-    @inline(__always)
+    @inlinable
     public var field: ItemField {
         switch self {
         case .location: .location
@@ -141,7 +141,7 @@ public enum OptionalTextField: Int, CaseIterable, Hashable, Sendable {
     var word: String { field.label.lowercased() }
 
     /// The field's text in `item`, or nil when it has none.
-    @inline(__always)
+    @inlinable
     public func text(in item: Item) -> String? {
         switch self {
         case .location: item.location?.text
@@ -150,7 +150,7 @@ public enum OptionalTextField: Int, CaseIterable, Hashable, Sendable {
 
     /// Sets the field in `item` to `text` as stored (already by the rule: read back from the
     /// database or from ``parse(_:)``).
-    @inline(__always)
+    @inlinable
     public func set(_ text: String?, in item: inout Item) {
         switch self {
         case .location: item.location = text.map(ItemLocation.init(stored:))
@@ -199,7 +199,7 @@ extension Item {
     /// `text(field)` gives it (stored text, already by the rule). The one place outside this
     /// file's declarations that lists the optional texts, so readers (codecs, import) follow a
     /// new one without naming it.
-    @inline(__always)
+    @inlinable
     package static func assembling(id: UUID, name: String, color: Color?, status: Status,
                                    texts text: (OptionalTextField) -> String?) -> Item {
         Item(id: id, name: name, color: color, status: status,

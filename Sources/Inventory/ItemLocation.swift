@@ -17,6 +17,7 @@ public struct ItemLocation: Hashable, Sendable, CustomStringConvertible {
 
     /// A location whose text is taken as it is: for values read back from the database, whose
     /// CHECKs keep the rule (a row written by hand is shown escaped, like a name).
+    @inlinable
     public init(stored text: String) {
         self.text = text
     }
