@@ -80,6 +80,10 @@ public enum ItemField: Int, CaseIterable, Hashable, Sendable {
     /// The SQL column holding the field (the first of the status's columns): the ``key`` in
     /// snake case.
     public var column: String {
+        let key = self.key
+        // Most keys are one lowercase word, the column as it is: worked out by bytes, because
+        // every command asks for the columns at start-up (W6).
+        guard key.utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) else { return key }
         var column = ""
         for character in key {
             if character.isUppercase { column += "_" + character.lowercased() } else { column.append(character) }

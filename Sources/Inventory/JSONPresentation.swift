@@ -14,6 +14,7 @@ public enum JSONPresentation {
     /// and building member arrays first cost ~15k instructions per item (BENCHMARKS.md, W6).
     public static func object(for item: Item, version: Int? = nil) -> String {
         var text = "{\"id\":\""
+        text.reserveCapacity(160)
         text += item.id.lowercasedString
         text += "\""
         for field in ItemField.allCases {
