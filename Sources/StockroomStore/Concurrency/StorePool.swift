@@ -21,8 +21,10 @@ import Synchronization
 /// threads; the awaiting task is suspended, never blocked. Why one store per thread: an
 /// ``InventoryStore`` is a connection, not `Sendable`; each one is opened, used and closed on
 /// the thread that owns it, so nothing crosses threads but `Sendable` closures and results.
-/// Several connections let reads run beside a write (SQLite's WAL; a server's MVCC); writes
-/// to one file still take turns, each waiting up to the busy timeout, then failing as busy.
+/// Several connections let reads run beside a write (SQLite's WAL; a server's MVCC). On a file
+/// the pool's writes run on one of its threads, in the order asked (``serializesWrites``);
+/// against other processes' writes they still take turns, each waiting up to the busy timeout,
+/// then failing as busy.
 public final class StorePool: Sendable {
     /// One piece of work for whichever thread is free, or the signal for a thread to stop.
     private enum Job: Sendable {
