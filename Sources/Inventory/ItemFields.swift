@@ -80,13 +80,15 @@ public enum ItemField: Int, CaseIterable, Hashable, Sendable {
     /// The SQL column holding the field (the first of the status's columns): the ``key`` in
     /// snake case.
     public var column: String {
+        // By bytes (keys are ASCII), because every command asks for the columns at start-up
+        // (W6); most keys are one lowercase word, the column as it is.
         let key = self.key
-        // Most keys are one lowercase word, the column as it is: worked out by bytes, because
-        // every command asks for the columns at start-up (W6).
-        guard key.utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) else { return key }
+        let capitals = UInt8(ascii: "A")...UInt8(ascii: "Z")
+        guard key.utf8.contains(where: capitals.contains) else { return key }
         var column = ""
-        for character in key {
-            if character.isUppercase { column += "_" + character.lowercased() } else { column.append(character) }
+        for byte in key.utf8 {
+            if capitals.contains(byte) { column += "_" }
+            column.unicodeScalars.append(Unicode.Scalar(capitals.contains(byte) ? byte + 32 : byte))
         }
         return column
     }
