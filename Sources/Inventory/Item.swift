@@ -3,8 +3,14 @@ import Glibc
 
 /// An item of the inventory.
 public struct Item: Identifiable, Hashable, Sendable {
-    /// The item's identity, stable for its whole life.
-    public let id: UUID
+    // Only stored properties here, and the initialiser in the extension below, so that it can
+    // hand its values to the memberwise initialiser. An initialiser that assigned `var`
+    // properties one by one compiled to a copy and a destroy of the whole item (through its
+    // value witnesses, once it held two strings), on every item read: BENCHMARKS.md, W2.
+
+    /// The id, as two words (see ``PackedUUID``); ``id`` reads it as a `UUID`.
+    @usableFromInline
+    let storedID: PackedUUID
     /// What the item is called; never blank once it is in the inventory.
     public var name: String
     /// The item's colour, or nil when it has none.
@@ -13,6 +19,12 @@ public struct Item: Identifiable, Hashable, Sendable {
     public var status: Status
     /// Where the item is kept, or nil when that is not recorded.
     public var location: ItemLocation?
+}
+
+extension Item {
+    /// The item's identity, stable for its whole life.
+    @inlinable
+    public var id: UUID { storedID.uuid }
 
     /// The status of an item added without one (`items add` without `--quantity` or
     /// `--out-of-stock`, `POST /api/items` without `status`, a new draft): in stock, 1.
@@ -21,11 +33,7 @@ public struct Item: Identifiable, Hashable, Sendable {
     /// Creates an item. Use ``validate()`` (or a repository, which does) before storing it.
     public init(id: UUID = UUID.version7(), name: String, color: Color? = nil, status: Status = Item.defaultStatus,
                 location: ItemLocation? = nil) {
-        self.id = id
-        self.name = name
-        self.color = color
-        self.status = status
-        self.location = location
+        self.init(storedID: PackedUUID(id), name: name, color: color, status: status, location: location)
     }
 
     /// Checks the rules of an item in the inventory: a name that is not blank, a valid status,
@@ -45,5 +53,31 @@ public struct Item: Identifiable, Hashable, Sendable {
     /// True when `name` shows nothing (``ItemName/isBlank(_:)``).
     public static func isBlank(_ name: String) -> Bool {
         ItemName.isBlank(name)
+    }
+}
+
+/// A `UUID` held as two words. To the compiler Foundation's `UUID` is a tuple of 16 bytes, and
+/// an item holding one moved it byte by byte on every copy: about 85 instructions an item read
+/// (BENCHMARKS.md, W2). Equal exactly when the UUIDs are.
+@usableFromInline
+struct PackedUUID: Hashable, Sendable {
+    @usableFromInline
+    let words: (UInt64, UInt64)
+
+    // Bit casts both ways: a `UUID` is its 16 bytes (`unsafeBitCast` traps if the sizes ever
+    // differ, and PackedUUIDTests round-trips ids), and `UUID(uuid:)` is a call of its own.
+    @inlinable
+    init(_ uuid: UUID) { words = unsafeBitCast(uuid, to: (UInt64, UInt64).self) }
+
+    @inlinable
+    var uuid: UUID { unsafeBitCast(words, to: UUID.self) }
+
+    @inlinable
+    static func == (lhs: PackedUUID, rhs: PackedUUID) -> Bool { lhs.words == rhs.words }
+
+    @inlinable
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(words.0)
+        hasher.combine(words.1)
     }
 }

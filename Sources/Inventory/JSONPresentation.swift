@@ -17,7 +17,7 @@ public enum JSONPresentation {
         text.reserveCapacity(160)
         text += item.id.lowercasedString
         text += "\""
-        for field in ItemField.allCases {
+        ItemField.forEach { field in
             text += ",\""
             text += field.key
             text += "\":"

@@ -6,9 +6,6 @@ import Inventory
 /// names the id column `item_id`. Every method walks ``ItemField/allCases`` with one exhaustive
 /// switch over its kind, so a new field is bound, read and listed here without being named.
 enum ItemCodec {
-    /// The fields in the declaration's order, fetched once rather than per row.
-    static let fields = ItemField.allCases
-
     /// The columns, in bind order.
     static func columns(idColumn: String = "id") -> [String] {
         [idColumn] + ItemField.allCases.flatMap(columns(of:))
@@ -27,9 +24,7 @@ enum ItemCodec {
     @inline(__always)
     static func bind<Sink: ParameterSink>(_ item: Item, to row: inout RowBinder<Sink>) throws {
         try row.bind(item.id)
-        let fields = ItemCodec.fields
-        for index in fields.indices {
-            let field = fields[index]
+        try ItemField.forEach { field in
             switch field.kind {
             case .name: try row.bind(item.name)
             case .color: try ColorCodec.bind(item.color, to: &row)
@@ -60,15 +55,12 @@ enum ItemCodec {
         columns().firstIndex(of: text.field.column)!
     }
 
-    /// Reads the colour and status and leaves the id, name and optional texts where they are;
-    /// `fields` is ``fields``, which a reader of many rows fetches once.
+    /// Reads the colour and status and leaves the id, name and optional texts where they are.
     @inline(__always)
-    static func decodeInPlace<Source: ColumnSource>(from row: inout RowReader<Source>,
-                                                    fields: [ItemField]) throws(ColumnDecodingError) -> InPlace {
+    static func decodeInPlace<Source: ColumnSource>(from row: inout RowReader<Source>) throws(ColumnDecodingError) -> InPlace {
         var decoded = InPlace()
         decoded.id = row.next()
-        for index in fields.indices {
-            let field = fields[index]
+        try ItemField.forEach { (field) throws(ColumnDecodingError) in
             switch field.kind {
             case .name: decoded.name = row.next()
             case .color: decoded.color = try ColorCodec.decode(from: &row)
@@ -83,7 +75,7 @@ enum ItemCodec {
     @inline(__always)
     static func decode<Source: ColumnSource>(from row: inout RowReader<Source>) throws(ColumnDecodingError) -> Item {
         let statement = row.statement
-        let fields = try decodeInPlace(from: &row, fields: ItemCodec.fields)
+        let fields = try decodeInPlace(from: &row)
         guard let id = statement.uuid(at: fields.id) else {
             throw ColumnDecodingError(reason: "\(statement.columnName(at: fields.id)) \(statement.describeColumn(at: fields.id)) is not a UUID")
         }

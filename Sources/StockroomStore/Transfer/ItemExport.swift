@@ -134,11 +134,9 @@ public enum ItemExport {
 
     // MARK: Fields
 
-    /// What every row is written by, worked out once per export: the fields in the
-    /// declaration's order and the column of each optional text (by its raw value) in a row of
-    /// ``layout``.
+    /// What every row is written by, worked out once per export: the column of each optional
+    /// text (by its raw value) in a row of ``layout``.
     struct RowPlan {
-        let fields = ItemField.allCases
         let textColumns = OptionalTextField.allCases.map { layout.item + ItemCodec.textOffsets[$0.rawValue] }
     }
 
@@ -148,7 +146,7 @@ public enum ItemExport {
     private static func decodedRow<Row: ColumnSource>(_ statement: Row, plan: RowPlan) throws -> ItemCodec.InPlace {
         var row = RowReader(statement, at: layout.item)
         do {
-            return try ItemCodec.decodeInPlace(from: &row, fields: plan.fields)
+            return try ItemCodec.decodeInPlace(from: &row)
         } catch {
             throw StoreError.undecodableRow(table: ItemsTable.name, id: statement.text(at: layout.item), reason: error.reason)
         }
@@ -159,10 +157,8 @@ public enum ItemExport {
     /// fuzzer writes back its accepted rows with (Fuzz/Sources/FuzzImportRowDecoder).
     static func writeCSVRow<Row: ColumnSource>(_ statement: Row, plan: RowPlan = RowPlan(), to output: ByteOutput) throws {
         let row = try decodedRow(statement, plan: plan)
-        let fields = plan.fields
         try statement.withText(at: row.id) { id in try output.append(id) }
-        for index in fields.indices {
-            let field = fields[index]
+        try ItemField.forEach { field in
             try output.append(UInt8(ascii: ","))
             switch field.kind {
             case .name:
@@ -226,12 +222,10 @@ public enum ItemExport {
     private static func writeJSONObject<Row: ColumnSource>(_ statement: Row, shape: JSONShape, plan: RowPlan,
                                                            to output: ByteOutput) throws {
         let row = try decodedRow(statement, plan: plan)
-        let fields = plan.fields
         try output.append("{\"id\":\"")
         try statement.withText(at: row.id) { id in try output.append(id) }
         try output.append(UInt8(ascii: "\""))
-        for index in fields.indices {
-            let field = fields[index]
+        try ItemField.forEach { field in
             try output.append(",\"")
             try output.append(field.staticKey)
             try output.append("\":")
