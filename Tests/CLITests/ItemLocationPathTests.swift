@@ -53,6 +53,10 @@ import Testing
         let filtered = try run(target, "items", "list", "--location", "shelf b3", "--format", "json")
         #expect(filtered.contains(id) && !filtered.contains(other))
         #expect(!(try run(target, "items", "list", "--location", "Shelf", "--format", "json")).contains(id))
+        // A blank filter is refused, not read as "every item" (or "no item").
+        let blank = try target.stockroom(["items", "list", "--location", "  "])
+        #expect(blank.status == 64 && blank.stdout.isEmpty, "\(blank)")
+        #expect(blank.stderr == "error: --location: give the location to list, not a blank one\n", "\(blank)")
 
         // Changed and removed: each a 'changed' event with its pair.
         try run(target, "items", "update", id, "--location", "Shelf C1")

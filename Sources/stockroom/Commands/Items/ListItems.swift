@@ -78,7 +78,11 @@ struct ListItems: ParsableCommand {
         }
         if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
         if offset < 0 { throw ValidationError("--offset must not be negative") }
-        _ = try OptionalTextRule.parse(location, .location)
+        // A blank location means "none" when it is given to an item; as a filter it would
+        // match nothing or everything, so it is refused rather than guessed.
+        if let location, try OptionalTextRule.parse(location, .location) == nil {
+            throw ValidationError("--location: give the location to list, not a blank one")
+        }
     }
 
     var query: ItemQuery {
