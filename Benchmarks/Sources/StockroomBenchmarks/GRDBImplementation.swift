@@ -173,7 +173,7 @@ enum TaggedRow {
         return Item(id: id, name: row[first + 1], color: try colorText.map { text in
             guard let color = Color(rawValue: text) else { throw BenchmarkError(message: "bad colour") }
             return color
-        }, status: status)
+        }, status: status, location: (row[first + 6] as String?).map(ItemLocation.init(stored:)))
     }
 
     static func encode(_ item: Item, to container: inout PersistenceContainer, idColumn: String) {
@@ -202,6 +202,7 @@ struct CodableItemRow: Codable, FetchableRecord, PersistableRecord {
     var status: String
     var quantity: Int?
     var is_on_back_order: Int?
+    var location: String?
     var created_at: String
     var updated_at: String
 
@@ -213,6 +214,7 @@ struct CodableItemRow: Codable, FetchableRecord, PersistableRecord {
         case .inStock(let count): (status, quantity, is_on_back_order) = ("in_stock", count, nil)
         case .outOfStock(let flag): (status, quantity, is_on_back_order) = ("out_of_stock", nil, flag ? 1 : 0)
         }
+        location = item.location?.text
         created_at = timestamp
         updated_at = timestamp
     }
@@ -225,6 +227,7 @@ struct CodableItemRow: Codable, FetchableRecord, PersistableRecord {
         case ("out_of_stock", nil, let flag?) where flag == 0 || flag == 1: decoded = .outOfStock(isOnBackOrder: flag == 1)
         default: throw BenchmarkError(message: "row \(id) has no valid status")
         }
-        return Item(id: uuid, name: name, color: color.flatMap(Color.init(rawValue:)), status: decoded)
+        return Item(id: uuid, name: name, color: color.flatMap(Color.init(rawValue:)), status: decoded,
+                    location: location.map(ItemLocation.init(stored:)))
     }
 }

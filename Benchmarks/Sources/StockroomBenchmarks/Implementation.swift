@@ -32,18 +32,19 @@ enum SharedSQL {
         """
     // No implementation writes history: the schema's triggers record each item's version 1
     // (migration 0004, issue 20), so W1 and W4 compare the same work.
-    static let selectAll = "SELECT id, name, color, status, quantity, is_on_back_order FROM items"
+    // Every read takes the whole item, `location` (migration 0008) included, as Stockroom reads it.
+    static let selectAll = "SELECT id, name, color, status, quantity, is_on_back_order, location FROM items"
     static let page = """
-        SELECT id, name, color, status, quantity, is_on_back_order FROM items
+        SELECT id, name, color, status, quantity, is_on_back_order, location FROM items
         WHERE status = 'in_stock' AND color = ?1 AND name >= ?2 AND name < ?2 || char(1114111)
         ORDER BY name, id LIMIT 50
         """
-    static let selectItem = "SELECT id, name, color, status, quantity, is_on_back_order FROM items WHERE id = ?1"
+    static let selectItem = "SELECT id, name, color, status, quantity, is_on_back_order, location FROM items WHERE id = ?1"
     static let insertDraft = """
         INSERT INTO drafts (id, kind, source_item_id, item_id, name, color, status, quantity, is_on_back_order, created_at, updated_at)
         VALUES (?1, 'duplicating', ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9)
         """
-    static let selectDraft = "SELECT id, kind, source_item_id, item_id, name, color, status, quantity, is_on_back_order FROM drafts WHERE id = ?1"
+    static let selectDraft = "SELECT id, kind, source_item_id, item_id, name, color, status, quantity, is_on_back_order, location FROM drafts WHERE id = ?1"
     static let renameDraft = "UPDATE drafts SET name = ?2, updated_at = ?3 WHERE id = ?1"
     static let deleteDraft = "DELETE FROM drafts WHERE id = ?1"
 }

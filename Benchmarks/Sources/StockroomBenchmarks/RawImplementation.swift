@@ -197,7 +197,12 @@ final class RawImplementation: DraftCycling {
         } else {
             status = .outOfStock(isOnBackOrder: sqlite3_column_int64(statement, first + 5) == 1)
         }
-        return Item(id: id, name: name, color: color, status: status)
+        var location: ItemLocation?
+        if sqlite3_column_type(statement, first + 6) != SQLITE_NULL {
+            let bytes = UnsafeBufferPointer(start: sqlite3_column_text(statement, first + 6), count: Int(sqlite3_column_bytes(statement, first + 6)))
+            location = ItemLocation(stored: String(decoding: bytes, as: UTF8.self))
+        }
+        return Item(id: id, name: name, color: color, status: status, location: location)
     }
 
     static func colorText(_ color: Color) -> StaticString {

@@ -7,9 +7,10 @@ enum PostgresSQL {
         INSERT INTO items (id, name, color, status, quantity, is_on_back_order, created_at, updated_at)
         VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
         """
-    static let selectAll = "SELECT id, name, color, status, quantity, is_on_back_order FROM items"
+    /// The whole item, `location` (migration 0008) included, as Stockroom reads it.
+    static let selectAll = "SELECT id, name, color, status, quantity, is_on_back_order, location FROM items"
     static let page = """
-        SELECT id, name, color, status, quantity, is_on_back_order FROM items
+        SELECT id, name, color, status, quantity, is_on_back_order, location FROM items
         WHERE status = 'in_stock' AND color = $1 AND name >= $2 AND name < $2 || chr(1114111)
         ORDER BY name, id LIMIT 50
         """

@@ -196,7 +196,8 @@ final class RawPostgresImplementation: Implementation {
             } else {
                 status = .outOfStock(isOnBackOrder: bytes(result, row, 5).first == UInt8(ascii: "1"))
             }
-            items.append(Item(id: id, name: name, color: color, status: status))
+            let location = PQgetisnull(result, row, 6) == 1 ? nil : ItemLocation(stored: String(decoding: bytes(result, row, 6), as: UTF8.self))
+            items.append(Item(id: id, name: name, color: color, status: status, location: location))
         }
         return items
     }
