@@ -7,8 +7,9 @@ import Inventory
 ///     .adding(item)                      'adding'       NULL
 ///     .duplicating(item, sourceItemID:)  'duplicating'  the source's id
 package enum DraftCodec: TaggedCodec {
-    /// The cases of `Draft` as stored in the tag column.
-    public enum Tag: CaseIterable, Sendable {
+    /// The cases of `Draft` as stored in the tag column (raw values in declaration order, for
+    /// ``TaggedCodec``'s `tag(matching:)`).
+    public enum Tag: UInt8, CaseIterable, Sendable {
         case adding, duplicating
     }
 
@@ -43,11 +44,7 @@ package enum DraftCodec: TaggedCodec {
     static func decode<Source: ColumnSource>(from row: inout RowReader<Source>) throws(ColumnDecodingError) -> Draft {
         let statement = row.statement
         let kindIndex = row.next(), sourceIndex = row.next()
-        let tag = statement.withText(at: kindIndex) { bytes -> Tag? in
-            if ColumnText.equals(bytes, text(for: .adding)) { return .adding }
-            if ColumnText.equals(bytes, text(for: .duplicating)) { return .duplicating }
-            return nil
-        }
+        let tag = statement.withText(at: kindIndex) { bytes in Self.tag(matching: bytes) }
         let item = try ItemCodec.decode(from: &row)
         if let tag {
             switch tag {

@@ -16,8 +16,9 @@ import Inventory
 /// the location of migration 0008) has `<column>_changed` (1 when it changed, else NULL: events
 /// older than the column have NULL) and its pair `from_<column>`, `to_<column>`.
 package enum ItemEventCodec: TaggedCodec {
-    /// The cases of `ItemEvent` as stored in the tag column.
-    public enum Tag: CaseIterable, Sendable {
+    /// The cases of `ItemEvent` as stored in the tag column (raw values in declaration order,
+    /// for ``TaggedCodec``'s `tag(matching:)`).
+    public enum Tag: UInt8, CaseIterable, Sendable {
         case added, changed, deleted
     }
 
@@ -136,12 +137,7 @@ package enum ItemEventCodec: TaggedCodec {
         let statement = row.statement
         let start = row.index
         let kindIndex = row.next()
-        let tag = statement.withText(at: kindIndex) { bytes -> Tag? in
-            if ColumnText.equals(bytes, text(for: .added)) { return .added }
-            if ColumnText.equals(bytes, text(for: .changed)) { return .changed }
-            if ColumnText.equals(bytes, text(for: .deleted)) { return .deleted }
-            return nil
-        }
+        let tag = statement.withText(at: kindIndex) { bytes in Self.tag(matching: bytes) }
         var fromName: String?, toName: String?, colorChanged: Int?, colorsAreNull = true
         var fromColor: Color?, toColor: Color?, fromStatus: Status?, toStatus: Status?
         for field in ItemField.allCases {

@@ -103,26 +103,6 @@ package enum StatusCodec: TaggedCodec {
         if let status { try bind(status, to: &row) } else { try row.bindNulls(columnCount) }
     }
 
-    /// The tag spelled by `bytes`, nil for none.
-    @inline(__always)
-    static func tag(matching bytes: UnsafeBufferPointer<UInt8>) -> Tag? {
-        firstTag { ColumnText.equals(bytes, text(for: $0)) }
-    }
-
-    /// The first tag, in declaration order, for which `matches` is true; nil for none.
-    ///
-    /// Walks the raw values 0, 1, … until `Tag(rawValue:)` says there is no such case, so every
-    /// case is tried without naming any, and nothing is allocated: `Tag.allCases` would build
-    /// an array on each call, that is, for each row read.
-    @inline(__always)
-    static func firstTag(where matches: (Tag) -> Bool) -> Tag? {
-        var raw: Tag.RawValue = 0
-        while let tag = Tag(rawValue: raw) {
-            if matches(tag) { return tag }
-            raw += 1
-        }
-        return nil
-    }
 
     /// Reads the three columns.
     @inline(__always)

@@ -50,3 +50,27 @@ extension TaggedCodec {
     /// The tag's text as an SQL string literal (tags never contain a quote).
     static func literal(_ tag: Tag) -> String { "'\(text(for: tag))'" }
 }
+
+extension TaggedCodec where Tag: RawRepresentable, Tag.RawValue == UInt8 {
+    /// The tag spelled by `bytes` (a tag column's text), nil for none.
+    @inline(__always)
+    static func tag(matching bytes: UnsafeBufferPointer<UInt8>) -> Tag? {
+        firstTag { ColumnText.equals(bytes, text(for: $0)) }
+    }
+
+    /// The first tag, in declaration order, for which `matches` is true; nil for none.
+    ///
+    /// Walks the raw values 0, 1, … until `Tag(rawValue:)` says there is no such case, so every
+    /// case is tried without naming any (a new case is matched without an edit here), and
+    /// nothing is allocated: `Tag.allCases` would build an array on each call, that is, for
+    /// each row read. The tags' raw values are the implicit 0, 1, 2, ….
+    @inline(__always)
+    static func firstTag(where matches: (Tag) -> Bool) -> Tag? {
+        var raw: Tag.RawValue = 0
+        while let tag = Tag(rawValue: raw) {
+            if matches(tag) { return tag }
+            raw += 1
+        }
+        return nil
+    }
+}

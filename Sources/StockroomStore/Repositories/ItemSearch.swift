@@ -37,8 +37,9 @@ enum ItemSearch {
     /// quoted string, all required (AND). Nil when the index cannot serve the term: fewer than
     /// 3 characters, or a NUL, where FTS5's query parser would stop reading.
     static func trigramQuery(_ term: String) -> String? {
-        // Inside an FTS5 string, a double quote is written twice; nothing else is special.
-        trigrams(term)?.map { "\"" + $0.replacingAll("\"", with: "\"\"") + "\"" }.joined(separator: " AND ")
+        // An FTS5 string is quoted as an SQL identifier is: a double quote inside is written
+        // twice, and nothing else is special.
+        trigrams(term)?.map(SQLIdentifier.quoted).joined(separator: " AND ")
     }
 
     /// The distinct runs of 3 Unicode scalars of `term` (the engines' characters), at most
