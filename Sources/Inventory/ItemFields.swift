@@ -21,7 +21,7 @@ public enum ItemField: Int, CaseIterable, Hashable, Sendable {
     /// ``Item/location``.
     case location
 
-    /// Calls `body` with each field in the declaration's order, as a loop over ``allCases``
+    /// Calls `body` with each field in the declaration's order, as a loop over `allCases`
     /// does, for the code that runs once a row (the codecs, export, JSON). Spelled out call by
     /// call, so each `switch field.kind` in `body` folds to one straight arm: no array, no jump
     /// per field. A loop over `allCases` cost a row read about 200 instructions (BENCHMARKS.md,
