@@ -163,6 +163,21 @@ import Testing
         try compare(.postgres, itemCount: 600, termCount: 60)
     }
 
+    /// A double quote followed by a combining mark is one `Character` but two Unicode scalars:
+    /// the search's FTS5 query must double the quote all the same (a `Character`-wise
+    /// replacement left it single, and SQLite refused the query as an unterminated string).
+    @Test(arguments: Engine.allCases)
+    func aQuoteBeforeACombiningMarkIsSearchedForLiterally(_ engine: Engine) throws {
+        let test = try TestStore(engine)
+        try test.store.items.insert(contentsOf: Self.items(count: 20, seed: 5))
+        let quoted = Item(name: "Say \"\u{301}doh\" twice")
+        try test.store.items.insert(quoted)
+        for term in ["\"\u{301}d", "y \"\u{301}do", "\"\u{301}doh\" t"] {
+            #expect(try test.store.items.items(matching: ItemQuery(nameContains: term, limit: 20)).map(\.id) == [quoted.id],
+                    "\(engine) \(term.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+    }
+
     /// A row written by hand in the engine's own shell is found, renamed and removed through
     /// the index: the database keeps the index (triggers on SQLite, the GIN index on PostgreSQL).
     @Test(arguments: Engine.allCases)

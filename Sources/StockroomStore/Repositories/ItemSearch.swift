@@ -102,18 +102,6 @@ enum ItemSearch {
     }
 }
 
-extension String {
-    /// `self` with every `target` character replaced (FoundationEssentials-free).
-    fileprivate func replacingAll(_ target: Character, with replacement: String) -> String {
-        guard contains(target) else { return self }
-        var result = ""
-        for character in self {
-            if character == target { result += replacement } else { result.append(character) }
-        }
-        return result
-    }
-}
-
 extension ItemRecords {
     /// Calls `body` with the items of `query` through the search's indexes, in name then id
     /// order, and returns true; false (having called nothing) when they cannot serve this query

@@ -44,8 +44,19 @@ struct SecondaryIndexes {
 
 /// Names in SQL text.
 enum SQLIdentifier {
-    /// `name` as a quoted SQL identifier (quotes inside doubled), the same on both engines.
+    /// `name` as a quoted SQL identifier (quotes inside doubled), the same on both engines; also
+    /// how an FTS5 query writes a string.
+    ///
+    /// By Unicode scalars, not `Character`s: a quote followed by a combining mark is one
+    /// `Character`, which a character-wise replacement would leave undoubled (and the quote
+    /// would then end the identifier early).
     static func quoted(_ name: String) -> String {
-        "\"" + name.replacing("\"", with: "\"\"") + "\""
+        var quoted = "\""
+        for scalar in name.unicodeScalars {
+            if scalar == "\"" { quoted.unicodeScalars.append("\"") }
+            quoted.unicodeScalars.append(scalar)
+        }
+        quoted.unicodeScalars.append("\"")
+        return quoted
     }
 }
