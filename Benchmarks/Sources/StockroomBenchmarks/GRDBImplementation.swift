@@ -36,7 +36,8 @@ final class GRDBRecordsImplementation: DraftCycling {
             guard let source = try ItemRecord.fetchOne(db, sql: SharedSQL.selectItem, arguments: [itemID.lowercasedString]) else {
                 throw BenchmarkError(message: "no item")
             }
-            let copy = Item(id: UUID.version7(), name: source.item.name, color: source.item.color, status: source.item.status)
+            let copy = Item(id: UUID.version7(), name: source.item.name, color: source.item.color, status: source.item.status,
+                            location: source.item.location)
             try DraftRecord(id: draftID, sourceItemID: itemID, item: copy, timestamp: isoNow()).insert(db)
         }
         try queue!.write { db in
@@ -180,6 +181,7 @@ enum TaggedRow {
         container[idColumn] = item.id.lowercasedString
         container["name"] = item.name
         container["color"] = item.color?.rawValue
+        container["location"] = item.location?.text
         switch item.status {
         case .inStock(let quantity):
             container["status"] = "in_stock"

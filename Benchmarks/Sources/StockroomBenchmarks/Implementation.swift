@@ -27,12 +27,12 @@ protocol DraftCycling: Implementation {
 /// The SQL the implementations share, so that they differ only in how they run it.
 enum SharedSQL {
     static let insertItem = """
-        INSERT INTO items (id, name, color, status, quantity, is_on_back_order, created_at, updated_at)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)
+        INSERT INTO items (id, name, color, status, quantity, is_on_back_order, location, created_at, updated_at)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)
         """
     // No implementation writes history: the schema's triggers record each item's version 1
     // (migration 0004, issue 20), so W1 and W4 compare the same work.
-    // Every read takes the whole item, `location` (migration 0008) included, as Stockroom reads it.
+    // Every statement takes the whole item, `location` (migration 0008) included, as Stockroom does.
     static let selectAll = "SELECT id, name, color, status, quantity, is_on_back_order, location FROM items"
     static let page = """
         SELECT id, name, color, status, quantity, is_on_back_order, location FROM items
@@ -41,8 +41,8 @@ enum SharedSQL {
         """
     static let selectItem = "SELECT id, name, color, status, quantity, is_on_back_order, location FROM items WHERE id = ?1"
     static let insertDraft = """
-        INSERT INTO drafts (id, kind, source_item_id, item_id, name, color, status, quantity, is_on_back_order, created_at, updated_at)
-        VALUES (?1, 'duplicating', ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9)
+        INSERT INTO drafts (id, kind, source_item_id, item_id, name, color, status, quantity, is_on_back_order, location, created_at, updated_at)
+        VALUES (?1, 'duplicating', ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10)
         """
     static let selectDraft = "SELECT id, kind, source_item_id, item_id, name, color, status, quantity, is_on_back_order, location FROM drafts WHERE id = ?1"
     static let renameDraft = "UPDATE drafts SET name = ?2, updated_at = ?3 WHERE id = ?1"

@@ -35,7 +35,7 @@ final class RawImplementation: DraftCycling {
         try now.withCString { nowText in
             for item in items {
                 try bindItem(item, to: statement, at: 1)
-                sqlite3_bind_text(statement, 7, nowText, -1, RawImplementation.staticText)
+                sqlite3_bind_text(statement, 8, nowText, -1, RawImplementation.staticText)
                 guard sqlite3_step(statement) == SQLITE_DONE else { throw failure() }
                 sqlite3_reset(statement)
             }
@@ -74,13 +74,13 @@ final class RawImplementation: DraftCycling {
             try bindID(itemID, to: select, at: 1)
             guard sqlite3_step(select) == SQLITE_ROW else { throw failure() }
             var copy = try decodeItem(select, at: 0)
-            copy = Item(id: UUID.version7(), name: copy.name, color: copy.color, status: copy.status)
+            copy = Item(id: UUID.version7(), name: copy.name, color: copy.color, status: copy.status, location: copy.location)
             let insert = try prepared(SharedSQL.insertDraft)
             defer { sqlite3_reset(insert) }
             try bindID(draftID, to: insert, at: 1)
             try bindID(itemID, to: insert, at: 2)
             try bindItem(copy, to: insert, at: 3)
-            sqlite3_bind_text(insert, 9, isoNow(), -1, RawImplementation.transient)
+            sqlite3_bind_text(insert, 10, isoNow(), -1, RawImplementation.transient)
             guard sqlite3_step(insert) == SQLITE_DONE else { throw failure() }
         }
         // 2. Edit: read the draft, rename it.
@@ -100,7 +100,7 @@ final class RawImplementation: DraftCycling {
             defer { sqlite3_reset(insert) }
             try bindItem(item, to: insert, at: 1)
             let now = isoNow()
-            sqlite3_bind_text(insert, 7, now, -1, RawImplementation.transient)
+            sqlite3_bind_text(insert, 8, now, -1, RawImplementation.transient)
             guard sqlite3_step(insert) == SQLITE_DONE else { throw failure() }
             let delete = try prepared(SharedSQL.deleteDraft)
             defer { sqlite3_reset(delete) }
@@ -153,6 +153,15 @@ final class RawImplementation: DraftCycling {
             RawImplementation.bindStatic("out_of_stock", to: statement, at: first + 3)
             sqlite3_bind_null(statement, first + 4)
             sqlite3_bind_int64(statement, first + 5, isOnBackOrder ? 1 : 0)
+        }
+        if var location = item.location?.text {
+            location.withUTF8 { bytes in
+                _ = bytes.withMemoryRebound(to: CChar.self) { text in
+                    sqlite3_bind_text(statement, first + 6, text.baseAddress, Int32(text.count), RawImplementation.transient)
+                }
+            }
+        } else {
+            sqlite3_bind_null(statement, first + 6)
         }
     }
 

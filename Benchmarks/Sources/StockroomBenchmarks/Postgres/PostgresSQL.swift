@@ -4,8 +4,8 @@
 enum PostgresSQL {
     /// In `$N` placeholders, as `SharedSQL` for SQLite.
     static let insertItem = """
-        INSERT INTO items (id, name, color, status, quantity, is_on_back_order, created_at, updated_at)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
+        INSERT INTO items (id, name, color, status, quantity, is_on_back_order, location, created_at, updated_at)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)
         """
     /// The whole item, `location` (migration 0008) included, as Stockroom reads it.
     static let selectAll = "SELECT id, name, color, status, quantity, is_on_back_order, location FROM items"

@@ -40,7 +40,7 @@ final class RawPostgresImplementation: Implementation {
             try now.withCString { nowText in
                 for item in items {
                     try withParameters(of: item, now: nowText) { values in
-                        try check(PQexecPrepared(connection, "insert_item", 7, values, nil, nil, 0), PGRES_COMMAND_OK)
+                        try check(PQexecPrepared(connection, "insert_item", 8, values, nil, nil, 0), PGRES_COMMAND_OK)
                     }
                 }
             }
@@ -110,11 +110,11 @@ final class RawPostgresImplementation: Implementation {
     private func withParameters(of item: Item, now: UnsafePointer<CChar>,
                                 _ body: (UnsafePointer<UnsafePointer<CChar>?>) throws -> Void) throws {
         // 36 characters and a NUL, then up to 20 digits and a NUL for the quantity: on the stack,
-        // as are the seven pointers.
+        // as are the eight pointers.
         var id: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
         var quantity: (UInt64, UInt64, UInt64) = (0, 0, 0)
         typealias Text = UnsafePointer<CChar>?
-        var values: (Text, Text, Text, Text, Text, Text, Text) = (nil, nil, nil, nil, nil, nil, now)
+        var values: (Text, Text, Text, Text, Text, Text, Text, Text) = (nil, nil, nil, nil, nil, nil, nil, now)
         try withUnsafeMutableBytes(of: &id) { idText in
             RawPostgresImplementation.format(item.id, into: idText)
             values.0 = UnsafePointer(idText.baseAddress!.assumingMemoryBound(to: CChar.self))
@@ -131,8 +131,11 @@ final class RawPostgresImplementation: Implementation {
                 }
                 try item.name.withCString { nameText in
                     values.1 = nameText
-                    try withUnsafePointer(to: &values) { tuple in
-                        try tuple.withMemoryRebound(to: Text.self, capacity: 7) { try body($0) }
+                    try (item.location?.text ?? "").withCString { locationText in
+                        values.6 = item.location == nil ? nil : locationText
+                        try withUnsafePointer(to: &values) { tuple in
+                            try tuple.withMemoryRebound(to: Text.self, capacity: 8) { try body($0) }
+                        }
                     }
                 }
             }
