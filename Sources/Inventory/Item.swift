@@ -60,12 +60,12 @@ extension Item {
 /// an item holding one moved it byte by byte on every copy: about 85 instructions an item read
 /// (BENCHMARKS.md, W2). Equal exactly when the UUIDs are.
 @usableFromInline
-struct PackedUUID: Hashable, Sendable {
+struct PackedUUID: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     @usableFromInline
     let words: (UInt64, UInt64)
 
     // Bit casts both ways: a `UUID` is its 16 bytes (`unsafeBitCast` traps if the sizes ever
-    // differ, and PackedUUIDTests round-trips ids), and `UUID(uuid:)` is a call of its own.
+    // differ, and ItemFieldDeclarationTests round-trips ids), and `UUID(uuid:)` is a call of its own.
     @inlinable
     init(_ uuid: UUID) { words = unsafeBitCast(uuid, to: (UInt64, UInt64).self) }
 
@@ -74,6 +74,13 @@ struct PackedUUID: Hashable, Sendable {
 
     @inlinable
     static func == (lhs: PackedUUID, rhs: PackedUUID) -> Bool { lhs.words == rhs.words }
+
+    /// The UUID's text, so that `print(item)` and a failed test show the id, not two words.
+    @usableFromInline
+    var description: String { uuid.uuidString }
+
+    @usableFromInline
+    var debugDescription: String { uuid.uuidString }
 
     @inlinable
     func hash(into hasher: inout Hasher) {

@@ -22,10 +22,12 @@ public enum ItemField: Int, CaseIterable, Hashable, Sendable {
     case location
 
     /// Calls `body` with each field in the declaration's order, as a loop over `allCases`
-    /// does, for the code that runs once a row (the codecs, export, JSON). Spelled out call by
-    /// call, so each `switch field.kind` in `body` folds to one straight arm: no array, no jump
-    /// per field. A loop over `allCases` cost a row read about 200 instructions (BENCHMARKS.md,
-    /// W2). A new case goes here too; `ItemFieldDeclarationTests` fails until it does.
+    /// does, for the code that runs once a row: the item codec's bind and decode, the history
+    /// codec, export's CSV and JSON rows, the JSON object, the web list's rows. Spelled out call
+    /// by call, so each `switch field.kind` in `body` folds to its one arm: no array, no jump
+    /// per field (the loop over `allCases` cost W2 about 200 instructions a row: BENCHMARKS.md,
+    /// "W1, W2 and W6 against the file before `location`"). A new case goes here too;
+    /// `ItemFieldDeclarationTests` fails until it does.
     @inlinable @inline(__always)
     public static func forEach<Failure: Error>(_ body: (ItemField) throws(Failure) -> Void) throws(Failure) {
         try body(.name)

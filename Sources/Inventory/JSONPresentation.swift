@@ -31,7 +31,8 @@ public enum JSONPresentation {
     }
 
     /// `,"<key>":` for each field, by raw value: one append a member, as the object was written
-    /// before its members came from the declaration (three appends cost `items list` 2%: W6).
+    /// before its members came from the declaration (three appends cost W6, `items list --format
+    /// json`, 62k instructions of 6.89M).
     private static let memberPrefixes = ItemField.allCases.map { ",\"\($0.key)\":" }
 
     /// A status as `{"case":…}` with its associated value.

@@ -27,7 +27,7 @@ extension ItemPages {
         let status = HTML.escape(Presentation.text(for: item.status))
         // The field cells: each field of the declaration, in its order.
         var cells = ""
-        for field in ItemField.allCases {
+        ItemField.forEach { field in
             switch field.kind {
             case .name: cells += "<td><a href=\"/items/\(id)\">\(name)</a></td>"
             case .color: cells += "<td>\(swatch(item.color))\(HTML.escape(Presentation.text(for: item.color)))</td>"

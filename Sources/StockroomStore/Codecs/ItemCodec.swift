@@ -3,8 +3,9 @@ import Inventory
 
 /// An `Item` as its id column then each of ``ItemField``'s columns in the declaration's order
 /// (`name, color`, the status's columns, then the optional texts such as `location`); `drafts`
-/// names the id column `item_id`. Every method walks ``ItemField/allCases`` with one exhaustive
-/// switch over its kind, so a new field is bound, read and listed here without being named.
+/// names the id column `item_id`. Every method walks the declaration (``ItemField/forEach(_:)``
+/// per row, `allCases` for the column lists) with one exhaustive switch over its kind, so a
+/// new field is bound, read and listed here without being named.
 enum ItemCodec {
     /// The columns, in bind order.
     static func columns(idColumn: String = "id") -> [String] {

@@ -79,7 +79,7 @@ package enum ItemEventCodec: TaggedCodec {
         try row.bindStatic(text(for: tag(of: event)))
         switch event {
         case .added(let item):
-            for field in ItemField.allCases {
+            try ItemField.forEach { field in
                 switch field.kind {
                 case .name:
                     try row.bindNulls()
@@ -96,7 +96,7 @@ package enum ItemEventCodec: TaggedCodec {
                 }
             }
         case .changed(let changes):
-            for field in ItemField.allCases {
+            try ItemField.forEach { field in
                 switch field.kind {
                 case .name:
                     if let name = changes.name {
@@ -140,7 +140,7 @@ package enum ItemEventCodec: TaggedCodec {
         let tag = statement.withText(at: kindIndex) { bytes in Self.tag(matching: bytes) }
         var fromName: String?, toName: String?, colorChanged: Int?, colorsAreNull = true
         var fromColor: Color?, toColor: Color?, fromStatus: Status?, toStatus: Status?
-        for field in ItemField.allCases {
+        try ItemField.forEach { (field) throws(ColumnDecodingError) in
             switch field.kind {
             case .name:
                 fromName = statement.optionalText(at: row.next())

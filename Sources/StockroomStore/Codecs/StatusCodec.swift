@@ -103,7 +103,6 @@ package enum StatusCodec: TaggedCodec {
         if let status { try bind(status, to: &row) } else { try row.bindNulls(columnCount) }
     }
 
-
     /// Reads the three columns.
     @inline(__always)
     static func decode<Source: ColumnSource>(from row: inout RowReader<Source>) throws(ColumnDecodingError) -> Status {

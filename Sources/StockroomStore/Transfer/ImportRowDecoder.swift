@@ -232,7 +232,7 @@ final class ImportRowDecoder {
                         hasUpdated = try scratch.withUnsafeBufferPointer { bytes throws in try ImportRowDecoder.timestamp(bytes, into: &updatedAt, column: "updatedAt") }
                     }
                 default:
-                    let field = ItemField.allCases[key - 1]
+                    let field = ItemField(rawValue: key - 1)!
                     switch field.kind {
                     case .name:
                         try scanner.string(into: &scratch)

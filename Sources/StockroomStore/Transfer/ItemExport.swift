@@ -143,7 +143,7 @@ public enum ItemExport {
     /// The current row through ``ItemCodec``: the colour and status decoded, the id, name and
     /// optional texts left as column positions so their text is copied out without making a `String`.
     @inline(__always)
-    private static func decodedRow<Row: ColumnSource>(_ statement: Row, plan: RowPlan) throws -> ItemCodec.InPlace {
+    private static func decodedRow<Row: ColumnSource>(_ statement: Row) throws -> ItemCodec.InPlace {
         var row = RowReader(statement, at: layout.item)
         do {
             return try ItemCodec.decodeInPlace(from: &row)
@@ -156,7 +156,7 @@ public enum ItemExport {
     /// codec), then the two times, from a row of ``layout``'s columns. Also what the import
     /// fuzzer writes back its accepted rows with (Fuzz/Sources/FuzzImportRowDecoder).
     static func writeCSVRow<Row: ColumnSource>(_ statement: Row, plan: RowPlan = RowPlan(), to output: ByteOutput) throws {
-        let row = try decodedRow(statement, plan: plan)
+        let row = try decodedRow(statement)
         try statement.withText(at: row.id) { id in try output.append(id) }
         try ItemField.forEach { field in
             try output.append(UInt8(ascii: ","))
@@ -221,7 +221,7 @@ public enum ItemExport {
 
     private static func writeJSONObject<Row: ColumnSource>(_ statement: Row, shape: JSONShape, plan: RowPlan,
                                                            to output: ByteOutput) throws {
-        let row = try decodedRow(statement, plan: plan)
+        let row = try decodedRow(statement)
         try output.append("{\"id\":\"")
         try statement.withText(at: row.id) { id in try output.append(id) }
         try output.append(UInt8(ascii: "\""))
