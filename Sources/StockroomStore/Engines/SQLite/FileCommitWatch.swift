@@ -11,10 +11,14 @@ import Glibc
 /// does not report, and readers write it too).
 ///
 /// inotify reports the write to the WAL, which comes before the commit is visible to another
-/// connection (the writer updates the WAL index in `-shm` afterwards). So after a wake the
-/// caller's check (the last position) is repeated until it confirms: at once, then after 1,
-/// 2, 4, … ms up to about a second in all while nothing more arrives; a write that is never
-/// committed (rolled back) ends the checks, and the next write wakes the watch again.
+/// connection: the writer syncs the WAL (`synchronous = FULL`) and only then updates the WAL
+/// index in `-shm`, which inotify does not report. So after a wake the caller's check (the last
+/// position) is repeated until it confirms: at once, then after 1, 2, 4, … ms, then every
+/// ``longestConfirmationPause`` ms, for ``confirmationWindow`` after the last write. The sync
+/// can take seconds on a busy disk; a window that closed after about a second missed such a
+/// commit for good (nothing more is written), which hung a test of the example app in a loaded
+/// CI run. A write that is never committed (rolled back after its frames were written) costs
+/// the window's checks, about one a half-second, then the next write wakes the watch again.
 ///
 /// Fallback, where inotify cannot be used (no inotify instance left, a filesystem that does
 /// not report other machines' writes such as NFS or SMB, or `STOCKROOM_WATCH=poll` in the
@@ -23,8 +27,11 @@ final class FileCommitWatch: CommitWatch {
     /// How often the fallback checks, in milliseconds.
     static let fallbackIntervalMilliseconds: Int32 = 1_000
     /// The longest pause between two checks after a wake, in milliseconds (the pauses double
-    /// from 1 ms; the sum is about a second).
+    /// from 1 ms up to it, then stay).
     static let longestConfirmationPause: Int32 = 512
+    /// How long after the last write the checks go on: longer than any sync of a healthy disk,
+    /// however busy.
+    static let confirmationWindow: Duration = .seconds(30)
 
     private let path: String
     /// The inotify instance, or nil in the fallback.
@@ -82,18 +89,19 @@ final class FileCommitWatch: CommitWatch {
         }
         // -1: wait for the kernel; 0 and more: confirming a write, this long before checking again.
         var pause: Int32 = -1
+        var lastWrite = ContinuousClock.now
         while true {
             let ready = pollReadable([stop.descriptor, inotify], timeoutMilliseconds: pause)
             if ready.contains(0) { return false }
             if ready.contains(1) {
                 let (written, moved) = drainEvents(inotify)
                 if moved { try checkIdentity() }
-                if written || moved { pause = 0 }
+                if written || moved { pause = 0; lastWrite = .now }
             }
             guard pause >= 0 else { continue }
             if try confirmed() { return true }
-            pause = pause == 0 ? 1 : pause * 2
-            if pause > FileCommitWatch.longestConfirmationPause { pause = -1 }
+            pause = min(pause == 0 ? 1 : pause * 2, FileCommitWatch.longestConfirmationPause)
+            if lastWrite.duration(to: .now) > FileCommitWatch.confirmationWindow { pause = -1 }
         }
     }
 
