@@ -65,9 +65,10 @@ extension UUID {
     /// without building a `String` first. Returns nil for anything else.
     ///
     /// Every read of an item parses its id, so this is written for speed: the 32 digits are
-    /// read at constant positions into two words (loops the optimiser unrolls), a bad byte is
-    /// noted rather than branched on, and the words are the UUID's bytes as they are laid out.
-    /// The byte-by-byte loop it replaced cost 447 instructions an id, 12% of W2.
+    /// looked up in a table at constant positions into two words, a bad byte is noted rather
+    /// than branched on, and the words are the UUID's bytes as they are laid out. 288
+    /// instructions an id, where the byte-by-byte loop it replaced and `UUID(uuid:)` took 573,
+    /// 12% of W2 (BENCHMARKS.md, "Then the id itself").
     public init?(canonicalUTF8 text: UnsafeBufferPointer<UInt8>) {
         guard text.count == 36, let base = text.baseAddress,
               base[8] == UInt8(ascii: "-"), base[13] == UInt8(ascii: "-"),
