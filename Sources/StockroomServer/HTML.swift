@@ -98,11 +98,6 @@ enum HTML {
         options([("", "none")] + Color.allCases.map { ($0.rawValue, $0.rawValue) }, selected: selected?.rawValue ?? "")
     }
 
-    /// The form's choice for `status`, in the filter's spelling (``TagSpellings/choice(for:)``).
-    static func statusValue(_ status: Status) -> String {
-        TagSpellings.choice(for: status).text
-    }
-
     /// The status choices of a form, in the filter's spelling (``TagSpellings/choice(for:)``),
     /// `status`'s chosen.
     static func statusOptions(selected status: Status) -> String {

@@ -44,7 +44,7 @@ struct ItemsAPI: Sendable {
         var query = ItemQuery(limit: defaultLimit)
         if let text = parameters["status"], !text.isEmpty {
             guard let status = ItemQuery.StatusFilter(text: text) else {
-                throw Problem(.badRequest, "status must be one of \(ItemQuery.StatusFilter.allCases.map(\.text).joined(separator: ", "))")
+                throw Problem(.badRequest, "status must be one of \(TagSpellings.statusFilters.joined(separator: ", "))")
             }
             query.status = status
         }

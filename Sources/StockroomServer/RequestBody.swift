@@ -149,7 +149,8 @@ struct StatusObject: Decodable {
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: AnyKey.self)
         let keys = Set(container.allKeys.map(\.stringValue))
-        let cases = TagSpellings.statusCases.joined(separator: " or ")
+        // The cases named in a refusal only: a body that decodes builds no message.
+        var cases: String { TagSpellings.statusCases.joined(separator: " or ") }
         guard let name = try? container.decode(String.self, forKey: AnyKey(stringValue: "case")) else {
             throw Problem(.badRequest, "status must be an object with a case: \(cases)")
         }

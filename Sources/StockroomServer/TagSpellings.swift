@@ -1,5 +1,6 @@
 import Inventory
 import StockroomStore
+import TextFormats
 
 /// How the web front spells the cases of the tagged enums, each derived from its tag type, so
 /// that a new status, event kind or draft kind reaches the request bodies, the forms, the
@@ -8,7 +9,7 @@ import StockroomStore
 /// `StatusTagServerPathTests` walks every status tag through these paths.
 enum TagSpellings {
     /// The `"case"` of each status tag in JSON, as JSONPresentation writes it, in tag order.
-    static var statusCases: [String] { StatusCodec.Tag.allCases.map(StatusCodec.jsonCaseName(for:)) }
+    static var statusCases: [String] { StatusCodec.jsonCaseNames }
 
     /// Every event kind as the API and the event stream name it (`ItemEvent.Case`).
     static var eventKinds: [String] { ItemEvent.Case.allCases.map(\.rawValue) }
@@ -21,7 +22,7 @@ enum TagSpellings {
 
     /// `values` as a JSON array of strings, for the OpenAPI document and the page's script.
     static func jsonArray(_ values: [String]) -> String {
-        "[" + values.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+        JSONText.array(values.map { JSONText.string($0) })
     }
 
     /// The OpenAPI schema of a status of `tag`: its `"case"` and its associated value.

@@ -45,14 +45,20 @@ package enum StatusCodec: TaggedCodec {
         }
     }
 
-    /// The `"case"` a status of `tag` has in JSON: the one JSONPresentation writes for the
-    /// tag's example (`{"case":"inStock",…}`), read back here so that it is spelled in one
-    /// place; the web front's request bodies and OpenAPI document use it.
-    package static func jsonCaseName(for tag: Tag) -> String {
+    /// The `"case"` each status has in JSON, by its tag's raw value: the one JSONPresentation
+    /// writes for the tag's example (`{"case":"inStock",…}`), read back once here so that it is
+    /// spelled in one place. Import, the web front's request bodies and its OpenAPI document
+    /// use these.
+    package static let jsonCaseNames: [String] = Tag.allCases.map { tag in
         let object = JSONPresentation.object(for: example(of: tag))
         let opening = #"{"case":""#
         precondition(object.hasPrefix(opening), "JSONPresentation writes a status as {\"case\":…}")
         return String(object.dropFirst(opening.count).prefix { $0 != "\"" })
+    }
+
+    /// The `"case"` a status of `tag` has in JSON (``jsonCaseNames``).
+    package static func jsonCaseName(for tag: Tag) -> String {
+        jsonCaseNames[Int(tag.rawValue)]
     }
 
     /// The tag whose JSON `"case"` is `name` (``jsonCaseName(for:)``), nil for none.

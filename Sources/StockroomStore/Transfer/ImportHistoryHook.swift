@@ -27,7 +27,7 @@ extension ItemImport {
     /// NULLs whose last column says whether the id has history: one statement, the same SQL on
     /// both engines, and one round trip to a server.
     static let lookupSQL: String = {
-        let columns = ItemCodec.columns()
+        let columns = ItemsTable.itemColumns
         let nulls = columns.map { _ in "NULL" }.joined(separator: ", ")
         return "SELECT \(ItemsTable.selectColumns), 0 FROM \(ItemsTable.name) WHERE \(ItemsTable.key) = ?1 UNION ALL "
             + "SELECT \(nulls), 1 FROM \(ItemEventsTable.name) WHERE item_id = ?1 AND version = 1 "
@@ -46,7 +46,7 @@ extension ItemImport {
         defer { lookup.reset() }
         try lookup.bind(id, at: 0)
         guard try lookup.step() else { return .none }
-        if lookup.int(at: ItemCodec.columns().count) == 1 { return .deleted }
+        if lookup.int(at: ItemsTable.itemColumns.count) == 1 { return .deleted }
         return .stored(try ItemsTable.decode(lookup))
     }
 

@@ -40,21 +40,8 @@ final class ImportRowDecoder {
         createdAt.reserveCapacity(32)
         updatedAt.reserveCapacity(32)
         scratch.reserveCapacity(256)
-        // The JSON names of the status cases come from the presentation that writes them.
-        func caseName(of status: Status) -> [UInt8] {
-            var text = Array(JSONPresentation.object(for: status).utf8)
-            var name: [UInt8] = []
-            text.withUnsafeMutableBufferPointer { bytes in
-                var scanner = JSONScanner(UnsafeBufferPointer(bytes))
-                var key: [UInt8] = []
-                try? scanner.expect(UInt8(ascii: "{"))
-                try? scanner.string(into: &key)
-                try? scanner.expect(UInt8(ascii: ":"))
-                try? scanner.string(into: &name)
-            }
-            return name
-        }
-        jsonCaseNames = StatusCodec.Tag.allCases.map { caseName(of: StatusCodec.example(of: $0)) }
+        // The JSON names of the status cases, as the presentation writes them.
+        jsonCaseNames = StatusCodec.jsonCaseNames.map { Array($0.utf8) }
     }
 
     // MARK: CSV

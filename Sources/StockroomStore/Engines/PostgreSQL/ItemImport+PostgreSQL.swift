@@ -153,7 +153,7 @@ struct PostgresImportStaging {
     private func replace() throws -> (imported: Int, replaced: Int) {
         let layout = ItemsTable.insertLayout
         let id = columns[layout.item]
-        let fields = ItemCodec.columns().filter { $0 != id }
+        let fields = ItemsTable.itemColumns.filter { $0 != id }
         let name = fields[0]
         let others = fields.dropFirst()
         let unchangedElse = others.map { "i.\($0) IS NOT DISTINCT FROM s.\($0)" }.joined(separator: " AND ")
