@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import TextFormats
 
 extension UUID {
     /// A new time-ordered UUID (version 7, RFC 9562): 48 bits of Unix milliseconds, then random
@@ -38,8 +39,8 @@ extension UUID {
             // Spelled out byte by byte, positions as constants: a loop over the bytes with a
             // test for the dashes cost 500 instructions an id.
             @inline(__always) func put(_ byte: UInt8, at position: Int) {
-                out[position] = UUID.hexDigit(byte >> 4)
-                out[position + 1] = UUID.hexDigit(byte & 0x0F)
+                out[position] = HexDigits.digit(byte >> 4)
+                out[position + 1] = HexDigits.digit(byte & 0x0F)
             }
             let bytes = uuid
             put(bytes.0, at: 0); put(bytes.1, at: 2); put(bytes.2, at: 4); put(bytes.3, at: 6)
@@ -54,11 +55,6 @@ extension UUID {
             put(bytes.13, at: 30); put(bytes.14, at: 32); put(bytes.15, at: 34)
             return try body(UnsafeBufferPointer(start: out, count: 36))
         }
-    }
-
-    @inline(__always)
-    private static func hexDigit(_ value: UInt8) -> UInt8 {
-        value < 10 ? UInt8(ascii: "0") &+ value : UInt8(ascii: "a") &+ value &- 10
     }
 
     /// Parses the canonical 36-character text form (either letter case) from UTF-8 bytes,
@@ -76,7 +72,7 @@ extension UUID {
         // Each byte's value by table (0xFF for a byte that is not a digit, which leaves a high
         // bit in `bad`): four instructions a digit, where comparing ranges took a dozen.
         var high: UInt64 = 0, low: UInt64 = 0, bad: UInt8 = 0
-        UUID.hexDigitValues.withUnsafeBufferPointer { table in
+        HexDigits.values.withUnsafeBufferPointer { table in
             @inline(__always) func read(_ positions: Range<Int>, into word: inout UInt64) {
                 for position in positions {
                     let value = table[Int(base[position])]
@@ -90,15 +86,5 @@ extension UUID {
         guard bad & 0xF0 == 0 else { return nil }
         // A UUID is its 16 bytes in order: each word's bytes, most significant first.
         self = unsafeBitCast((high.bigEndian, low.bigEndian), to: UUID.self)
-    }
-
-    /// Each byte's value as a hex digit in either case, or 0xFF for any other byte.
-    private static let hexDigitValues: [UInt8] = (0...255).map { byte in
-        switch UInt8(byte) {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt8(byte) - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt8(byte) - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt8(byte) - UInt8(ascii: "A") + 10
-        default: 0xFF
-        }
     }
 }

@@ -1,3 +1,5 @@
+import TextFormats
+
 /// `%XX` escapes for query and form values, written out because Foundation's
 /// `addingPercentEncoding` and `removingPercentEncoding` live in its full module.
 enum PercentEncoding {
@@ -35,20 +37,11 @@ enum PercentEncoding {
                 index += 1
                 continue
             }
-            guard index + 2 < input.count, let high = hexValue(input[index + 1]),
-                  let low = hexValue(input[index + 2]) else { return nil }
+            guard index + 2 < input.count, let high = HexDigits.value(of: input[index + 1]),
+                  let low = HexDigits.value(of: input[index + 2]) else { return nil }
             bytes.append(high << 4 | low)
             index += 3
         }
         return String(validating: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
     }
 }

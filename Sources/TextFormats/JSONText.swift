@@ -88,8 +88,8 @@ public enum JSONText {
             default:
                 let scalar = isC1 ? text[index + 1] : byte
                 try output.append("\\u00")
-                try output.append(hexDigit(scalar >> 4))
-                try output.append(hexDigit(scalar & 0x0F))
+                try output.append(HexDigits.digit(scalar >> 4))
+                try output.append(HexDigits.digit(scalar & 0x0F))
             }
             index += isC1 ? 2 : 1
             plainStart = index
@@ -103,11 +103,6 @@ public enum JSONText {
     @usableFromInline
     static func needsEscape(_ byte: UInt8) -> Bool {
         byte < 0x20 || byte == 0x7F || byte == 0xC2 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
-    }
-
-    @inlinable
-    static func hexDigit(_ value: UInt8) -> UInt8 {
-        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 }
 

@@ -1,3 +1,5 @@
+import TextFormats
+
 /// A strict scanner for one line of JSON (RFC 8259) over bytes, used to read the fixed object
 /// shape of an exported item without building a dictionary per line.
 ///
@@ -132,14 +134,8 @@ struct JSONScanner {
         for _ in 0..<4 {
             let byte = bytes[index]
             index += 1
-            let digit: UInt32
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
-            default: throw problem("expected four hex digits after \\u")
-            }
-            value = value << 4 | digit
+            guard let digit = HexDigits.value(of: byte) else { throw problem("expected four hex digits after \\u") }
+            value = value << 4 | UInt32(digit)
         }
         return value
     }

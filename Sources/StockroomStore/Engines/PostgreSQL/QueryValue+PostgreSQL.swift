@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import PostgresCore
+import TextFormats
 
 // A PostgreSQL value arrives as text; its column's type says which ``QueryValue`` it is, so
 // that it writes as SQLite's value of the same kind would: integers and floats as numbers,
@@ -49,19 +50,10 @@ extension QueryValue {
         bytes.reserveCapacity((digits.count - 2) / 2)
         var index = 2
         while index < digits.count {
-            guard let high = hexDigit(digits[index]), let low = hexDigit(digits[index + 1]) else { return nil }
+            guard let high = HexDigits.value(of: digits[index]), let low = HexDigits.value(of: digits[index + 1]) else { return nil }
             bytes.append(high << 4 | low)
             index += 2
         }
         return bytes
-    }
-
-    private static func hexDigit(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
