@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 /// An intent the hub could not apply as it was meant, kept for a person to resolve: nothing is
-/// resolved silently. It reaches every replica as a ``Draft/resolving(_:conflict:)`` draft.
+/// resolved silently. It is to reach every replica as a resolving draft (issue 35, next part).
 ///
 /// An item may have several open conflicts, one for each intent that caused one: each names its
 /// own replica, time and wanted values, and each is resolved on its own. Its ``id`` is the id of

@@ -84,7 +84,7 @@ public enum IntentChange: Hashable, Sendable {
     }
 }
 
-/// What a person chose for a conflict (``Draft/resolving(_:conflict:)``).
+/// What a person chose for a conflict: saving its draft, editing then saving it, or cancelling it.
 public enum ConflictChoice: Hashable, Sendable {
     /// Keep what the hub holds (`draft cancel`).
     case keepHub
