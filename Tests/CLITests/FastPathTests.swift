@@ -81,7 +81,7 @@ import Testing
                     "--db=f.sqlite", "--busy-timeout=2", "--color=blue", "--search=x", "json", "csv", "table", "in-stock",
                     "red", "7", "0", "-1", "+2", "1e3", "inf", "0x10", "", "-", "--", "-h", "--help", "help", "list",
                     "show", "items", "01234", "abcd", "f.sqlite", "Lamp", "a b", "--version", "=", "--=x"]
-        var generator = SplitMix(seed: 21)
+        var generator = SeededGenerator(seed: 21)
         var taken = 0
         for _ in 0..<3_000 {
             let head: [String] = switch generator.next() % 3 { case 0: ["items", "list"]; case 1: ["items", "show"]; default: [] }
@@ -134,18 +134,5 @@ import Testing
         #expect(version.stderr == "stockroom: parsed by the fast path\n", "\(version)")
         let add = try database.stockroom(arguments: ["items", "add", "--name", "Mug", "--quantity", "1"], environment: trace)
         #expect(add.status == 0 && add.stderr == "stockroom: parsed by ArgumentParser\n", "\(add)")
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so the generated command lines repeat.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -4,18 +4,6 @@ import Inventory
 import StockroomStore
 import StockroomTestSupport
 
-/// A deterministic generator (SplitMix64), so generated cases are the same on every run.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Generated domain values covering every case and the edges of each associated value.
 enum Generated {
     static let names = ["Keyboard", "a", "Ünïcödé 🎉", "quote ' and \" and ;--", "  padded  ", "zero\u{200B}width", String(repeating: "x", count: 500)]

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import Inventory
+import StockroomTestSupport
 import Testing
 
 /// The merge rules against ``ReferenceModel``: 3 to 5 replicas make random changes (adds, sets,
@@ -24,33 +25,6 @@ import Testing
         run.play(steps: 120)
         run.settle()
         run.checkOutcome()
-    }
-}
-
-/// SplitMix64: small, fast and the same on every machine, so a seed replays exactly.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A version-4-shaped id from the generator, so that ids replay with the seed.
-    mutating func uuid() -> UUID {
-        let a = next(), b = next()
-        var bytes = (UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0),
-                     UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0))
-        withUnsafeMutableBytes(of: &bytes) { raw in
-            raw.storeBytes(of: a, toByteOffset: 0, as: UInt64.self)
-            raw.storeBytes(of: b, toByteOffset: 8, as: UInt64.self)
-            raw[6] = (raw[6] & 0x0F) | 0x40
-            raw[8] = (raw[8] & 0x3F) | 0x80
-        }
-        return UUID(uuid: bytes)
     }
 }
 
