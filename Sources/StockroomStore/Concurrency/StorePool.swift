@@ -160,6 +160,10 @@ public final class StorePool: Sendable {
         }
     }
 
+    /// The longest pause between a thread's attempts to reconnect (``Reconnection``): how long
+    /// an event stream whose read found the server unreachable waits before reading again.
+    package static let longestReconnectionPause = Reconnection.longestPause
+
     /// When a thread's PostgreSQL connection broke (the server stopped or restarted), it
     /// connects again before its next job. The break is found before the job runs
     /// (``InventoryStore/isDisconnected`` reads the server's goodbye), so the first job after a
@@ -170,7 +174,7 @@ public final class StorePool: Sendable {
     /// request. The bound is short because it is what a client waits, after the server is
     /// back, for a thread that tried just before: with pauses up to 5 s a server back after an
     /// 8 s outage was answered 2.3 to 3.9 s later (issue 37); a failed attempt on a server's
-    /// Unix socket or refusing port costs well under a millisecond.
+    /// Unix socket or refusing port fails at once, without a wait.
     struct Reconnection {
         static let firstPause: Duration = .milliseconds(50)
         static let longestPause: Duration = .milliseconds(250)
