@@ -70,7 +70,7 @@ struct EventsAPI: Sendable {
                 let events: [PositionedItemEvent]
                 do {
                     events = try await pool.read { store in try store.items.events(after: after, limit: EventsAPI.batch) }
-                } catch where StoreFailure.of(error, secondsWaited: { "" })?.kind == .busy {
+                } catch where StoreFailure.meansUnreachable(error) {
                     // The server cannot be reached (PostgreSQL restarting): nothing is committed
                     // meanwhile, so the stream stays open and reads again soon, from its last
                     // position. Ending it would send EventSource to reconnect, and a reconnection
