@@ -141,7 +141,29 @@ public final class Connection {
     public var backendProcessID: Int { Int(pq.PQbackendPID(handle)) }
 
     /// True while the connection is usable; false once it broke (see ``reset()``).
+    ///
+    /// libpq learns that the connection broke only when it reads from it: after the server
+    /// restarted, this stays true until the next statement fails. ``pollConnection()`` reads
+    /// first.
     public var isConnected: Bool { pq.PQstatus(handle) == CONNECTION_OK }
+
+    /// Reads what the server sent since the last statement, without waiting, and returns
+    /// ``isConnected``: false when the server closed the connection meanwhile.
+    ///
+    /// A server that stops or restarts tells each idle client (`FATAL: terminating connection
+    /// due to administrator command`) and closes its end; only a read shows that. A long-lived
+    /// connection checked this way before its next statement is reconnected (``reset()``)
+    /// before that statement, rather than failing it on a session that is gone. No round trip:
+    /// a `poll(2)` with no wait, and a read when something arrived. Call it between statements.
+    public func pollConnection() -> Bool {
+        // The goodbye and the end of the stream may take a read each; an idle connection that
+        // keeps having input (notifications, which libpq keeps) is not read further here.
+        for _ in 0..<3 where isConnected {
+            var descriptor = pollfd(fd: pq.PQsocket(handle), events: Int16(POLLIN), revents: 0)
+            guard Glibc.poll(&descriptor, 1, 0) > 0, pq.PQconsumeInput(handle) == 1 else { break }
+        }
+        return isConnected
+    }
 
     /// Where the connection stands with respect to transactions.
     public enum TransactionState: Sendable, Equatable {

@@ -85,7 +85,10 @@ final class CommitBroadcast: Sendable {
                     // observation starts over on what is there now, a second later (an error
                     // that stays, such as a deleted file, must not spin).
                     guard let self, !self.publish() else { return }
-                    try? await Task.sleep(for: CommitBroadcast.restartPause)
+                    // A server that could not be reached (PostgreSQL restarting while the
+                    // observation connected) is tried again as soon as the pool would.
+                    let pause = StoreFailure.meansUnreachable(error) ? StorePool.longestReconnectionPause : CommitBroadcast.restartPause
+                    try? await Task.sleep(for: pause)
                 }
             }
         }
@@ -114,5 +117,13 @@ final class CommitBroadcast: Sendable {
         }
         task?.cancel()
         for waiter in waiters { waiter.resume(returning: false) }
+    }
+}
+
+extension StoreFailure {
+    /// Whether `error` says the database could not be reached (or stayed locked): a reason to
+    /// try again soon, which a request answers with `503` and `Retry-After`.
+    static func meansUnreachable(_ error: any Error) -> Bool {
+        of(error, secondsWaited: { "" })?.kind == .busy
     }
 }

@@ -16,6 +16,10 @@ import TextFormats
 /// observes the database (inotify on a file, `LISTEN` on PostgreSQL) and wakes every waiting
 /// stream when anything is committed, by any process; each then reads the positions after
 /// the last one it sent (one indexed read through the pool). A quiet stream costs nothing.
+///
+/// A stream open while the database cannot be reached (a PostgreSQL restart) stays open and
+/// reads again every ``retryPause`` until it can, then goes on from its last position: it
+/// delivers what was committed meanwhile, or ends with the server, never silently in between.
 struct EventsAPI: Sendable {
     let pool: StorePool
     let stopping: StopFlag
@@ -25,6 +29,10 @@ struct EventsAPI: Sendable {
     static let keepAliveInterval: Duration = .seconds(15)
     /// Events read at a time at most; a client far behind catches up page by page.
     static let batch = 500
+    /// How soon a stream reads again after its read found the database unreachable: the pool's
+    /// longest pause between attempts to reconnect, so a stream is no later than a request
+    /// once the server is back.
+    static let retryPause = StorePool.longestReconnectionPause
 
     func register(on router: Router<BasicRequestContext>) {
         router.get("/api/events") { request, _ in try stream(request) }
@@ -52,12 +60,33 @@ struct EventsAPI: Sendable {
         let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-store"]
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             var last = start
+            // While reads find the database unreachable: since when, for the keep-alives.
+            var unreachableSince: ContinuousClock.Instant?
             // The first bytes at once, so the client knows the stream is open.
             try await writer.write(ByteBuffer(string: ": stockroom events\nretry: 1000\n\n"))
             while !stopping.isStopped, !Task.isCancelled {
                 let generation = commits.generation
                 let after = last
-                let events = try await pool.read { store in try store.items.events(after: after, limit: EventsAPI.batch) }
+                let events: [PositionedItemEvent]
+                do {
+                    events = try await pool.read { store in try store.items.events(after: after, limit: EventsAPI.batch) }
+                } catch where StoreFailure.meansUnreachable(error) {
+                    // The server cannot be reached (PostgreSQL restarting): nothing is committed
+                    // meanwhile, so the stream stays open and reads again soon, from its last
+                    // position. Ending it would send EventSource to reconnect, and a reconnection
+                    // answered 503 while the server is away ends EventSource for good.
+                    if await EventsAPI.wait(for: commits, after: generation, atMost: EventsAPI.retryPause) == .stopped {
+                        return try await writer.finish(nil)
+                    }
+                    let since = unreachableSince ?? .now
+                    unreachableSince = since
+                    if ContinuousClock.now - since >= EventsAPI.keepAliveInterval {
+                        try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                        unreachableSince = .now
+                    }
+                    continue
+                }
+                unreachableSince = nil
                 if events.isEmpty {
                     switch await EventsAPI.wait(for: commits, after: generation) {
                     case .commit: continue
@@ -96,13 +125,13 @@ extension EventsAPI {
         case stopped
     }
 
-    /// Waits for a commit after `generation`, at most ``keepAliveInterval``.
-    static func wait(for commits: CommitBroadcast, after generation: Int) async -> Wake {
+    /// Waits for a commit after `generation`, at most `limit`.
+    static func wait(for commits: CommitBroadcast, after generation: Int, atMost limit: Duration = keepAliveInterval) async -> Wake {
         await withTaskGroup(of: Wake.self) { group in
             group.addTask { await commits.waitForCommit(after: generation) ? .commit : .stopped }
             group.addTask {
                 do {
-                    try await Task.sleep(for: keepAliveInterval)
+                    try await Task.sleep(for: limit)
                     return .quiet
                 } catch {
                     return .stopped

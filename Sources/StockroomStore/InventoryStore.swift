@@ -134,6 +134,11 @@ public final class InventoryStore {
 
     /// True when the store's connection to a PostgreSQL server broke (the server stopped or
     /// restarted) and ``reconnect()`` is needed; always false for a file.
+    ///
+    /// Found without a round trip: it reads what the server sent since the last statement
+    /// (a server that stops or restarts says so to its idle clients and closes the
+    /// connection), so a restart shows here before the next statement fails on it. Ask it
+    /// between statements.
     public var isDisconnected: Bool {
         connection.isDisconnected
     }

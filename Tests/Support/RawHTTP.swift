@@ -112,27 +112,81 @@ extension RawHTTP {
     /// `whenOpen` runs once the stream's headers have arrived (the subscription is live).
     public static func events(port: Int, path: String = "/api/events", headers: [String: String] = [:], count: Int,
                               whenOpen: () throws -> Void = {}) throws -> [Event] {
-        let descriptor = try connected(port: port)
-        defer { close(descriptor) }
-        var text = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\n"
-        for (name, value) in headers { text += "\(name): \(value)\r\n" }
-        let request = Array((text + "\r\n").utf8)
-        _ = request.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        var raw: [UInt8] = []
-        var bodyStart: Int?
-        var events: [Event] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while events.count < count {
+        let stream = try EventStream(port: port, path: path, headers: headers)
+        guard stream.readHead(before: .now + .seconds(60)) else {
+            throw RawHTTPError(description: "the stream ended before its head: \(stream.text)")
+        }
+        try whenOpen()
+        let events = stream.read(count: count, before: .now + .seconds(60))
+        guard events.count >= count else {
+            throw RawHTTPError(description: "the stream ended after \(events.count) events: \(stream.text)")
+        }
+        return Array(events.prefix(count))
+    }
+
+    /// An event stream read a little at a time, with a deadline per read: for a test that must
+    /// tell "delivered", "ended" and "open but silent" apart. Closed when released.
+    public final class EventStream {
+        private let descriptor: Int32
+        private var raw: [UInt8] = []
+        private var bodyStart: Int?
+        /// The events received so far, in order.
+        public private(set) var events: [Event] = []
+        /// True once the server closed the connection.
+        public private(set) var ended = false
+
+        /// Connects to 127.0.0.1:`port` and sends `GET path` with `headers`.
+        public init(port: Int, path: String = "/api/events", headers: [String: String] = [:]) throws {
+            descriptor = try RawHTTP.connected(port: port)
+            var text = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\n"
+            for (name, value) in headers { text += "\(name): \(value)\r\n" }
+            let request = Array((text + "\r\n").utf8)
+            _ = request.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        }
+
+        deinit { close(descriptor) }
+
+        /// What arrived so far, as text (for failure messages).
+        public var text: String { String(decoding: raw, as: UTF8.self) }
+
+        /// The status of the answer once its head arrived.
+        public var status: Int? { bodyStart.map { _ in RawHTTP.parse(raw).status } }
+
+        /// Reads until the answer's head has arrived; false when the stream ended or `deadline`
+        /// passed first.
+        public func readHead(before deadline: ContinuousClock.Instant) -> Bool {
+            while bodyStart == nil, receive(before: deadline) {}
+            return bodyStart != nil
+        }
+
+        /// Reads until `count` events have arrived in all, the stream ended, or `deadline`
+        /// passed; returns every event received so far.
+        @discardableResult
+        public func read(count: Int, before deadline: ContinuousClock.Instant) -> [Event] {
+            while events.count < count, receive(before: deadline) {}
+            return events
+        }
+
+        /// One read of what the server sent, waiting until `deadline`; false when the stream
+        /// ended or the deadline passed.
+        private func receive(before deadline: ContinuousClock.Instant) -> Bool {
+            guard !ended else { return false }
+            let left = deadline - .now
+            guard left > .zero else { return false }
+            var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let milliseconds = Int32(clamping: left.components.seconds * 1_000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+            guard poll(&waiting, 1, milliseconds) > 0 else { return false }
+            var buffer = [UInt8](repeating: 0, count: 65_536)
             let got = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            guard got > 0 else { throw RawHTTPError(description: "the stream ended after \(events.count) events: \(String(decoding: raw, as: UTF8.self))") }
-            raw += buffer[0..<got]
-            if bodyStart == nil, let end = String(decoding: raw, as: UTF8.self).range(of: "\r\n\r\n") {
-                bodyStart = String(decoding: raw, as: UTF8.self).utf8.distance(from: String(decoding: raw, as: UTF8.self).startIndex, to: end.upperBound)
-                try whenOpen()
+            guard got > 0 else {
+                ended = true
+                return false
             }
-            guard let bodyStart else { continue }
+            raw += buffer[0..<got]
+            if bodyStart == nil, let end = raw.firstRange(of: Array("\r\n\r\n".utf8)) { bodyStart = end.upperBound }
+            guard let bodyStart else { return true }
             // Undo the chunked framing, then split into events at blank lines.
-            let payload = dechunkedPrefix(Array(raw[bodyStart...]))
+            let payload = RawHTTP.dechunkedPrefix(Array(raw[bodyStart...]))
             events = String(decoding: payload, as: UTF8.self).components(separatedBy: "\n\n").dropLast().compactMap { block in
                 var id = "", event = "", data = ""
                 for line in block.split(separator: "\n") {
@@ -142,12 +196,12 @@ extension RawHTTP {
                 }
                 return id.isEmpty ? nil : Event(id: id, event: event, data: data)
             }
+            return true
         }
-        return Array(events.prefix(count))
     }
 
     /// The payload of the complete chunks at the start of a chunked body.
-    private static func dechunkedPrefix(_ bytes: [UInt8]) -> [UInt8] {
+    fileprivate static func dechunkedPrefix(_ bytes: [UInt8]) -> [UInt8] {
         var payload: [UInt8] = []
         var index = 0
         while let lineEnd = (index..<max(index, bytes.count - 1)).first(where: { bytes[$0] == 13 && bytes[$0 + 1] == 10 }),

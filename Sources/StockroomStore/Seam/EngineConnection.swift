@@ -20,6 +20,8 @@ protocol EngineConnection: ItemStorage, DraftStorage {
     /// (``InventoryStore/write(_:)``).
     func inStoreTransaction<T>(_ body: () throws -> T) throws -> T
     /// True when a connection to a server broke and ``reconnect()`` is needed; false for a file.
+    /// Reads what the server sent meanwhile (no round trip), so a server's restart shows here
+    /// before the next statement rather than as its failure.
     var isDisconnected: Bool { get }
     /// Connects again after the connection broke; nothing to do for a file.
     func reconnect() throws

@@ -9,7 +9,7 @@ extension PostgresStoreConnection: EngineConnection {
         try inTransaction(body)
     }
 
-    var isDisconnected: Bool { !connection.isConnected }
+    var isDisconnected: Bool { !connection.pollConnection() }
 
     func reconnect() throws { try connection.reset() }
 

@@ -17,8 +17,10 @@ import PostgresCore
 final class NotificationCommitWatch: CommitWatch {
     /// The channel the history triggers notify (Migrations/postgres/, the `history_notifications` migration).
     static let channel = "stockroom_item_events"
-    /// Pauses between attempts to connect again, in milliseconds; the last one repeats.
-    static let backOffMilliseconds: [Int32] = [50, 100, 200, 500, 1_000, 2_000]
+    /// Pauses between attempts to connect again, in milliseconds; the last one repeats. Short,
+    /// as the pool's (`StorePool`): once the server is back, a follower (an event stream's
+    /// wake-up) is at most this late, and a failed attempt costs little.
+    static let backOffMilliseconds: [Int32] = [50, 100, 250]
 
     private let connection: Connection
 
