@@ -6,8 +6,14 @@ import Inventory
 /// see it for how each engine is woken and what ends the sequence with an error
 /// (``ObservationError``).
 ///
+/// Where it starts: `after: nil` (the default) or `after: 0` reads the whole history from the
+/// first event; `after: lastSeen` resumes after the last position a reader handled (kept across
+/// runs, nothing is missed or repeated); to hear only what is committed from now on, start
+/// after ``ItemRepository/lastEventPosition()``:
+///
 /// ```swift
-/// for try await event in HistoryEvents(location: .file(path), after: lastSeen) {
+/// let now = try await pool.read { store in try store.items.lastEventPosition() }
+/// for try await event in HistoryEvents(location: .file(path), after: now) {
 ///     print(event.position, event.recorded.event)
 ///     lastSeen = event.position // resume from here next time
 /// }
@@ -20,7 +26,9 @@ public struct HistoryEvents: AsyncSequence, Sendable {
 
     /// Where the inventory is.
     public let location: DatabaseLocation
-    /// The position to start after (nil or 0: the first event).
+    /// The position to start after: the sequence gives the events at later positions. nil or 0
+    /// starts at the first event (the whole history); ``ItemRepository/lastEventPosition()``,
+    /// read just before, starts at what is committed from then on.
     public let position: Int64?
     /// How long a read waits for a writer's lock (SQLite).
     public let busyTimeout: Duration
@@ -28,6 +36,13 @@ public struct HistoryEvents: AsyncSequence, Sendable {
     public let pageSize: Int
 
     /// The events of the inventory at `location` after `position`.
+    ///
+    /// - Parameters:
+    ///   - location: the SQLite file or PostgreSQL server.
+    ///   - position: the last position already seen: nil (the default) or 0 for the whole
+    ///     history, ``ItemRepository/lastEventPosition()`` for what is committed from now on.
+    ///   - busyTimeout: how long a read waits for a writer's lock (SQLite).
+    ///   - pageSize: events read at a time at most (1 or more).
     public init(location: DatabaseLocation, after position: Int64? = nil, busyTimeout: Duration = .seconds(5),
                 pageSize: Int = 500) {
         precondition(pageSize >= 1, "a page holds at least one event")

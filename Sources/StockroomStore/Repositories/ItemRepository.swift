@@ -87,6 +87,16 @@ public struct ItemRepository {
     /// one write transaction (SQLite's write lock taken at `BEGIN IMMEDIATE`; PostgreSQL's row
     /// lock taken by the read), so adjustments made at once all count, each one version.
     ///
+    /// This is how a sale or a delivery is counted. ``update(id:with:ifVersion:)`` with a
+    /// quantity computed from one read before would lose a sale made meanwhile elsewhere; this
+    /// cannot. Taking the last one makes the item out of stock; a delivery to an item out of
+    /// stock puts it in stock again.
+    ///
+    /// ```swift
+    /// let sold = try await pool.write { store in try store.items.adjust(id: keyboard.id, by: -1) }
+    /// let delivered = try await pool.write { store in try store.items.adjust(id: keyboard.id, by: 50) }
+    /// ```
+    ///
     /// - Parameters:
     ///   - id: the item.
     ///   - change: how many to add (received) or, negative, to take (sold).
@@ -136,7 +146,8 @@ public struct ItemRepository {
     }
 
     /// The position of the last event committed (0 when there is none): where a reader that
-    /// wants only what happens from now on starts (`events(after: lastEventPosition(), …)`).
+    /// wants only what happens from now on starts (`events(after: lastEventPosition(), …)`, or
+    /// `HistoryEvents(location:after:)` with it), where nil or 0 would start at the first event.
     public func lastEventPosition() throws -> Int64 {
         try storage.lastEventPosition()
     }
