@@ -1,4 +1,5 @@
 import Inventory
+import TextFormats
 
 /// The history of an inventory as an `AsyncSequence`: every event committed after a position,
 /// in commit order, nothing lost and nothing repeated, waiting for new commits by anyone once
@@ -13,9 +14,9 @@ import Inventory
 ///
 /// ```swift
 /// let now = try await pool.read { store in try store.items.lastEventPosition() }
-/// for try await event in HistoryEvents(location: .file(path), after: now) {
-///     print(event.position, event.recorded.event)
-///     lastSeen = event.position // resume from here next time
+/// for try await entry in HistoryEvents(pool: pool, after: now) {
+///     print(entry.position, entry.itemID, entry.event)
+///     lastSeen = entry.position // resume from here next time
 /// }
 /// ```
 ///
@@ -50,6 +51,14 @@ public struct HistoryEvents: AsyncSequence, Sendable {
         self.position = position
         self.busyTimeout = busyTimeout
         self.pageSize = pageSize
+    }
+
+    /// The events of the inventory `pool` was opened on, after `position` (see
+    /// ``init(location:after:busyTimeout:pageSize:)``), read with a connection of their own.
+    ///
+    /// - Precondition: `pool` was opened for a location (``StorePool/open(_:busyTimeout:readOnly:connections:)``).
+    public init(pool: StorePool, after position: Int64? = nil, busyTimeout: Duration = .seconds(5), pageSize: Int = 500) {
+        self.init(location: pool.observedLocation, after: position, busyTimeout: busyTimeout, pageSize: pageSize)
     }
 
     /// The same events, a page at a time: each element holds the events committed since the

@@ -39,7 +39,7 @@ import Testing
     assert(blank == nil)  // `ItemEdit(location: .remove)` takes a location away
 
     let outOfStock = try await pool.read { store in
-        try store.items.items(matching: ItemQuery(status: .outOfStock))
+        try store.items.list(matching: ItemQuery(status: .outOfStock))
     }
     assert(outOfStock.map(\.name) == ["Phone"])
     let history = try await pool.read { store in try store.items.history(id: keyboard.id) }

@@ -20,14 +20,14 @@ import Testing
     assert(lastSeen == 1)
 
     let now = try await pool.read { store in try store.items.lastEventPosition() }
-    var fromNow = HistoryEvents(location: location, after: now).makeAsyncIterator()
+    var fromNow = HistoryEvents(pool: pool, after: now).makeAsyncIterator()
     let mouse = Item(name: "Mouse")
     try await pool.write { store in try store.items.insert(mouse) }
     let next = try await fromNow.next()  // the Mouse's, not the Keyboard's
-    assert(next?.position == now + 1 && next?.recorded.itemID == mouse.id)
-    assert(next?.recorded.event == .added(mouse))
+    assert(next?.position == now + 1 && next?.itemID == mouse.id)
+    assert(next?.event == .added(mouse))
 
-    var outOfStock = ItemQueryObservation(location: location, query: ItemQuery(status: .outOfStock))
+    var outOfStock = ItemQueryObservation(pool: pool, query: ItemQuery(status: .outOfStock))
         .makeAsyncIterator()
     let first = try await outOfStock.next()             // at once
     assert(first == [])

@@ -14,7 +14,7 @@ import Testing
         try store.items.insert(Item(name: "Keyboard", color: .blue, status: .inStock(quantity: 100)))
     }
     let inStock = try await pool.read { store in
-        try store.items.items(matching: ItemQuery(status: .inStock))
+        try store.items.list(matching: ItemQuery(status: .inStock))
     }
     assert(inStock.map(\.name) == ["Keyboard"])
     pool.close()
