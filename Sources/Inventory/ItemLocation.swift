@@ -15,15 +15,24 @@ public struct ItemLocation: Hashable, Sendable, CustomStringConvertible {
     /// The location's text, trimmed.
     public let text: String
 
-    /// A location whose text is taken as it is: for values read back from the database, whose
-    /// CHECKs keep the rule (a row written by hand is shown escaped, like a name).
+    /// A location whose text is taken as it is, unchecked and untrimmed: for values read back
+    /// from the database, whose CHECKs keep the rule (a row written by hand is shown escaped,
+    /// like a name). For what a person typed, use ``parse(_:)``, which checks and trims it.
     @inlinable
     public init(stored text: String) {
         self.text = text
     }
 
     /// The location `raw` names, or nil when it is empty or blank (which means "none"), by the
-    /// rule of ``OptionalTextField/parse(_:)``.
+    /// rule of ``OptionalTextField/parse(_:)``: how a location typed by a person becomes one.
+    /// The text is trimmed; control characters and text longer than ``maximumLength`` are
+    /// refused. Set it with `ItemEdit(location: .set(location))`, or in `Item(…, location:)`.
+    ///
+    /// ```swift
+    /// if let shelf = try ItemLocation.parse(" Shelf B3 ") {   // "Shelf B3"
+    ///     try store.items.update(id: id, with: ItemEdit(location: .set(shelf)))
+    /// }
+    /// ```
     ///
     /// - Throws: ``InventoryError/controlCharacterInText(_:_:position:)`` or
     ///   ``InventoryError/textTooLong(_:_:)``.

@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// An event with its place among the events of every item: ``position`` counts 1, 2, 3, … in
 /// the order the changes were committed, without gaps, so a reader that has seen every event up
 /// to position N asks for those after N and misses none (the web server's event stream resumes
@@ -7,6 +9,16 @@ public struct PositionedItemEvent: Hashable, Sendable {
     public let position: Int64
     /// The event, its item, version and time.
     public let recorded: RecordedItemEvent
+
+    /// The item the event belongs to: `recorded.itemID`.
+    public var itemID: UUID { recorded.itemID }
+    /// The item's version the event made: `recorded.version`.
+    public var version: Int { recorded.version }
+    /// When it was recorded, as stored: `recorded.recordedAt`.
+    public var recordedAt: String { recorded.recordedAt }
+    /// What happened: `recorded.event`, reached without the two layers, so that a loop over
+    /// `HistoryEvents` reads `entry.event` rather than `entry.recorded.event` (issue 37).
+    public var event: ItemEvent { recorded.event }
 
     /// Pairs an event with its position.
     public init(position: Int64, recorded: RecordedItemEvent) {

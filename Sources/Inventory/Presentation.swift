@@ -1,3 +1,4 @@
+import FoundationEssentials
 import TextFormats
 
 /// How the inventory reads to a person. Pure functions of the model: no terminal, no database.
@@ -116,19 +117,61 @@ public enum Presentation {
         color?.rawValue ?? "none"
     }
 
-    /// The header of ``eventLine(_:)``'s columns.
-    public static let eventHeader = "POSITION  ITEM      VERSION  TIME                      CHANGE"
+    /// What stands between the two ends of an id in its short form (``shortID(_:)``).
+    public static let shortIDSeparator = "\u{2026}"
+
+    /// An id where its 36 characters do not fit (event lines, page links): its first 4 hex
+    /// digits, "…", and its last 8, e.g. `0193…2e4f5a6b` for
+    /// `0193a1f2-5c3e-7b21-9f0a-3c1d2e4f5a6b`. Not the first 8: a UUIDv7's first 12 hex digits
+    /// are its creation time in milliseconds, so items made within minutes of each other share
+    /// them (issue 37), while its last 8 are random. The first 4 keep it recognisable as the
+    /// start of the id a full listing shows. The CLI takes this form wherever it takes an id
+    /// (with "…" or "..."), and refuses it as ambiguous when two ids have the same ends.
+    public static func shortID(_ id: UUID) -> String {
+        let text = id.lowercasedString
+        return String(text.prefix(4)) + shortIDSeparator + String(text.suffix(8))
+    }
+
+    /// The widest name ``eventLine(_:name:)`` shows before cutting it with "…".
+    static let eventNameWidth = 20
+
+    /// The header of ``eventLine(_:name:)``'s columns.
+    public static let eventHeader = "POSITION  ITEM           NAME                  VERSION  TIME                      CHANGE"
 
     /// One event of every item's history as a line of fixed columns, so that lines printed as
-    /// events happen line up without knowing the later ones: position, the id's first 8
-    /// characters, version, time (UTC) and the change in words.
-    public static func eventLine(_ event: PositionedItemEvent) -> String {
+    /// events happen line up without knowing the later ones: position, the id's short form
+    /// (``shortID(_:)``), the item's name (cut to 20 characters with "…"; "?" when not
+    /// known), version, time (UTC) and the change in words.
+    ///
+    /// - Parameters:
+    ///   - event: the event.
+    ///   - name: the item's name at that event: its last name given at or before it.
+    public static func eventLine(_ event: PositionedItemEvent, name: String?) -> String {
         func padded(_ text: String, _ width: Int) -> String {
             text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
         }
         let recorded = event.recorded
-        return padded(String(event.position), 10) + padded(String(recorded.itemID.lowercasedString.prefix(8)), 10)
+        var shown = name.map(displayName) ?? "?"
+        if shown.count > eventNameWidth { shown = String(shown.prefix(eventNameWidth - 1)) + shortIDSeparator }
+        return padded(String(event.position), 10) + padded(shortID(recorded.itemID), 15) + padded(shown, eventNameWidth + 2)
             + padded(String(recorded.version), 9) + padded(recorded.recordedAt, 26) + text(for: recorded.event)
+    }
+
+    /// The line without the item's name.
+    @available(*, deprecated, renamed: "eventLine(_:name:)", message: "give the item's name: ids alone do not tell items apart")
+    public static func eventLine(_ event: PositionedItemEvent) -> String {
+        eventLine(event, name: nil)
+    }
+
+    /// The name an event gives its item, when it gives one: the name it was added with, or the
+    /// new name of a rename. A reader of events keeps it, and asks the store
+    /// (`ItemRepository.name(id:atVersion:)`) only for items whose naming event it did not see.
+    public static func nameGiven(by event: ItemEvent) -> String? {
+        switch event {
+        case .added(let item): item.name
+        case .changed(let changes): changes.name?.to
+        case .deleted: nil
+        }
     }
 
     /// An item's history as an aligned table, oldest first: version, time, change.

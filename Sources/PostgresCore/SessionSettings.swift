@@ -1,7 +1,16 @@
+import TextFormats
+
 extension Connection {
     /// Limits how long any one statement on this connection may run (`statement_timeout`); a
     /// statement that runs longer fails with a ``PostgresError`` of kind
-    /// ``PostgresError/Kind/timedOut``. nil removes the limit.
+    /// ``PostgresError/Kind/timedOut``. nil removes the limit. PostgreSQL counts it in whole
+    /// milliseconds and reads 0 as no limit, so a limit shorter than 1 ms is 1 ms.
+    public func setStatementTimeout(_ limit: Duration?) throws {
+        try setSetting("statement_timeout", to: String(limit.map { max($0.clampedMilliseconds, 1) } ?? 0))
+    }
+
+    /// ``setStatementTimeout(_:)``, the limit in milliseconds (nil or 0: none).
+    @available(*, deprecated, renamed: "setStatementTimeout(_:)")
     public func setStatementTimeout(milliseconds: Int?) throws {
         try setSetting("statement_timeout", to: String(milliseconds ?? 0))
     }

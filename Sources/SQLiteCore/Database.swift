@@ -38,16 +38,29 @@ public final class Database {
 
     /// Connection settings applied when the database is opened.
     public struct Configuration: Sendable {
-        /// How long, in milliseconds, to wait for a lock held by another connection before failing
-        /// with `SQLITE_BUSY`.
-        public var busyTimeoutMilliseconds: Int32
+        /// How long to wait for a lock held by another connection before failing with
+        /// `SQLITE_BUSY` (SQLite counts it in whole milliseconds, up to `Int32.max`).
+        public var busyTimeout: Duration
         /// Whether foreign-key constraints are enforced.
         public var foreignKeys: Bool
 
         /// The defaults: a 5 second busy timeout and enforced foreign keys.
-        public init(busyTimeoutMilliseconds: Int32 = 5_000, foreignKeys: Bool = true) {
-            self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        public init(busyTimeout: Duration = .seconds(5), foreignKeys: Bool = true) {
+            self.busyTimeout = busyTimeout
             self.foreignKeys = foreignKeys
+        }
+
+        /// The busy timeout in milliseconds: ``busyTimeout``, which time limits are given as.
+        @available(*, deprecated, renamed: "busyTimeout")
+        public var busyTimeoutMilliseconds: Int32 {
+            get { busyTimeout.clampedMilliseconds }
+            set { busyTimeout = .milliseconds(newValue) }
+        }
+
+        /// A configuration with a busy timeout in milliseconds: ``init(busyTimeout:foreignKeys:)``.
+        @available(*, deprecated, renamed: "init(busyTimeout:foreignKeys:)")
+        public init(busyTimeoutMilliseconds: Int32, foreignKeys: Bool = true) {
+            self.init(busyTimeout: .milliseconds(busyTimeoutMilliseconds), foreignKeys: foreignKeys)
         }
     }
 
@@ -55,8 +68,11 @@ public final class Database {
     public let path: String
     /// Whether the connection was opened read-only.
     public let isReadOnly: Bool
-    /// How long to wait for another connection's lock, in milliseconds.
-    public let busyTimeoutMilliseconds: Int32
+    /// How long to wait for another connection's lock, as SQLite counts it: whole milliseconds.
+    public let busyTimeout: Duration
+    /// ``busyTimeout`` in milliseconds.
+    @available(*, deprecated, renamed: "busyTimeout")
+    public var busyTimeoutMilliseconds: Int32 { busyTimeout.clampedMilliseconds }
     let handle: OpaquePointer
     private var statementCache: [String: Statement] = [:]
     /// Whether an ``ExecutionTimeLimit`` holds the connection's one progress handler.
@@ -89,9 +105,10 @@ public final class Database {
         self.handle = connection
         self.path = path
         self.isReadOnly = mode == .readOnly || mode == .queryOnly
-        self.busyTimeoutMilliseconds = configuration.busyTimeoutMilliseconds
+        let milliseconds = configuration.busyTimeout.clampedMilliseconds
+        self.busyTimeout = .milliseconds(milliseconds)
         sqlite3_extended_result_codes(connection, 1)
-        sqlite3_busy_timeout(connection, configuration.busyTimeoutMilliseconds)
+        sqlite3_busy_timeout(connection, milliseconds)
         do {
             switch mode {
             case .readWriteCreate, .readWrite:
@@ -175,7 +192,7 @@ public final class Database {
     /// the WAL.
     public func retryingWhileBusy<T>(_ body: () throws -> T) throws -> T {
         let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .milliseconds(Int(busyTimeoutMilliseconds)))
+        let deadline = clock.now.advanced(by: busyTimeout)
         var pause = Duration.milliseconds(1)
         while true {
             do {

@@ -31,7 +31,7 @@ struct DraftPages: Sendable {
             """
         for entry in entries {
             let item = entry.draft.item
-            body += "<tr><td><a href=\"/drafts/\(entry.id.lowercasedString)/wizard\">Continue \(entry.id.lowercasedString.prefix(8))</a></td>"
+            body += "<tr><td><a href=\"/drafts/\(entry.id.lowercasedString)/wizard\">Continue \(Presentation.shortID(entry.id))</a></td>"
             body += "<td>\(HTML.escape(Presentation.kindText(for: entry.draft)))</td><td>\(HTML.escape(Presentation.displayName(item.name)))</td>"
             body += "<td>\(HTML.escape(Presentation.text(for: item.status)))</td></tr>"
         }

@@ -87,7 +87,7 @@ struct ItemsAPI: Sendable {
                 let limit = query.limit ?? ItemsAPI.defaultLimit
                 var asked = query
                 asked.limit = limit + 1
-                var found = try store.items.items(matching: asked)
+                var found = try store.items.list(matching: asked)
                 let hasMore = found.count > limit
                 if hasMore { found.removeLast() }
                 let items = try found.map { ($0, try store.items.version(id: $0.id)) }

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import Inventory
 import StockroomMigrations
+import TextFormats
 
 /// The inventory kept in one SQLite file or in a PostgreSQL database: open it, and use its
 /// repositories, which behave the same on both.

@@ -2,6 +2,10 @@ import StockroomMigrations
 
 /// What an engine's error means to a front that does not know the engine, and how to say it.
 ///
+/// Never thrown: ``of(_:secondsWaited:)`` reads it from an error that was (a `SQLiteError`, a
+/// `PostgresError`, a `MigrationError`, …). The store's own refusals are ``StoreError``s, the
+/// domain's `InventoryError`s; the DocC article "Errors" has the table.
+///
 /// The one table from an engine's error (or a migration's, or a database file's) to its
 /// meaning: the CLI turns ``Kind`` into an exit code and the web server into an HTTP status,
 /// both through `Kind/exitCode` and ``Kind/httpStatus`` below, so the two fronts cannot

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import StockroomMigrations
+import TextFormats
 
 /// An ordered set of migrations for one engine (`MigrationSet/embedded(_:)`, or a folder's).
 public typealias MigrationSet = StockroomMigrations.MigrationSet
@@ -19,16 +20,25 @@ public struct StoreMigrations {
     /// Where the inventory is.
     public let location: DatabaseLocation
     /// How long to wait for another writer (SQLite's busy timeout, PostgreSQL's `lock_timeout`).
-    public let busyTimeoutMilliseconds: Int32
+    public let busyTimeout: Duration
+    /// ``busyTimeout`` in milliseconds.
+    @available(*, deprecated, renamed: "busyTimeout")
+    public var busyTimeoutMilliseconds: Int32 { busyTimeout.clampedMilliseconds }
     /// The migrations to apply or compare with.
     public let migrations: MigrationSet
 
     /// The migrations of the inventory at `location`; `migrations` nil means the ones built
     /// into the binary for the location's engine.
-    public init(location: DatabaseLocation, busyTimeoutMilliseconds: Int32, migrations: MigrationSet? = nil) {
+    public init(location: DatabaseLocation, busyTimeout: Duration, migrations: MigrationSet? = nil) {
         self.location = location
-        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        self.busyTimeout = busyTimeout
         self.migrations = migrations ?? .embedded(location.engine)
+    }
+
+    /// The migrations of the inventory at `location`, the busy timeout in milliseconds.
+    @available(*, deprecated, renamed: "init(location:busyTimeout:migrations:)")
+    public init(location: DatabaseLocation, busyTimeoutMilliseconds: Int32, migrations: MigrationSet? = nil) {
+        self.init(location: location, busyTimeout: .milliseconds(busyTimeoutMilliseconds), migrations: migrations)
     }
 
     /// Applies the pending migrations up to `target`, creating the file when it does not
@@ -38,7 +48,7 @@ public struct StoreMigrations {
     public func migrate(upTo target: Int?, onApplied: (Migration) -> Void) throws {
         switch location {
         case .file(let path):
-            _ = try DatabaseFile.openForWriting(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
+            _ = try DatabaseFile.openForWriting(path: path, busyTimeoutMilliseconds: busyTimeout.clampedMilliseconds,
                                                migrations: migrations, upTo: target, onApplied: onApplied)
         case .postgres(let uri):
             try serverRunner(uri).migrate(upTo: target, onApplied: onApplied)
@@ -78,7 +88,7 @@ public struct StoreMigrations {
         switch location {
         case .file(let path):
             guard let (database, _) = try DatabaseFile.openForReading(
-                path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, migrations: migrations, accepting: acceptance
+                path: path, busyTimeoutMilliseconds: busyTimeout.clampedMilliseconds, migrations: migrations, accepting: acceptance
             ) else { return nil }
             return MigrationRunner(database: database, migrations: migrations)
         case .postgres(let uri):

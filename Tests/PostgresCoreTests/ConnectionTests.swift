@@ -124,7 +124,7 @@ import Testing
 
     @Test func statementTimeoutGivesAClassifiedTimeoutAndTheConnectionStaysUsable() throws {
         let connection = try schema.connect()
-        try connection.setStatementTimeout(milliseconds: 50)
+        try connection.setStatementTimeout(.milliseconds(50))
         #expect(try connection.setting("statement_timeout") == "50ms")
         let error = try #require(throws: PostgresError.self) {
             try connection.query("SELECT count(*) FROM generate_series(1, 10000000000)")
@@ -132,7 +132,7 @@ import Testing
         #expect(error.kind == .timedOut)
         #expect(error.sqlState == "57014")
         #expect(error.message.contains("statement timeout"))
-        try connection.setStatementTimeout(milliseconds: nil)
+        try connection.setStatementTimeout(nil)
         #expect(try connection.query("SELECT 1").scalar(Int.self) == 1)
     }
 }
@@ -147,7 +147,7 @@ import Testing
         let canceller = try connection.canceller()
         let backend = connection.backendProcessID
         // A backstop so that a failed cancel fails the test instead of hanging it.
-        try connection.setStatementTimeout(milliseconds: 120_000)
+        try connection.setStatementTimeout(.seconds(120))
         let uri = schema.uri
         let sent = Locked<Bool?>(nil)
         let finished = Locked(false)

@@ -60,7 +60,7 @@ import Testing
         let source = try makeSource(rows: 10)
         let destination = try Database(path: directory.path("destination.sqlite"))
         try destination.execute("CREATE TABLE kept (x); INSERT INTO kept VALUES (1)")
-        let otherWriter = try Database(path: destination.path, configuration: .init(busyTimeoutMilliseconds: 0))
+        let otherWriter = try Database(path: destination.path, configuration: .init(busyTimeout: .zero))
         let reader = try Database(path: destination.path, mode: .readOnly)
 
         let operation = try BackupOperation(from: source, into: destination)

@@ -8,7 +8,7 @@ import Testing
     let directory = TemporaryDirectory()
 
     func open(_ name: String = "core.sqlite", timeout: Int32 = 5_000) throws -> Database {
-        try Database(path: directory.path(name), configuration: .init(busyTimeoutMilliseconds: timeout))
+        try Database(path: directory.path(name), configuration: .init(busyTimeout: .milliseconds(timeout)))
     }
 
     func pragma(_ database: Database, _ name: String) throws -> String {

@@ -22,7 +22,7 @@ import Testing
         let reader = try Database(path: path, mode: .readWrite)
         try reader.execute("PRAGMA journal_mode = DELETE")
         try reader.execute("BEGIN; SELECT count(*) FROM t;")
-        let writer = try Database(path: path, mode: .readWriteInspectFirst, configuration: .init(busyTimeoutMilliseconds: 300))
+        let writer = try Database(path: path, mode: .readWriteInspectFirst, configuration: .init(busyTimeout: .milliseconds(300)))
         let started = ContinuousClock.now
         let error = #expect(throws: SQLiteError.self) { try writer.prepareForWriting() }
         #expect(error?.isBusy == true)

@@ -42,7 +42,7 @@ import Testing
             #expect(try await client.send(.post, "/api/items/\(id)/adjustments", json: "by=1", type: AdjustmentsAPITests.form).status == .unsupportedMediaType)
         }
         // Four versions: added, and three adjustments; the refused and empty ones left nothing.
-        let item = try #require(try fixture.store().items.items().first)
+        let item = try #require(try fixture.store().items.list().first)
         let history = try fixture.store().items.history(id: item.id)
         #expect(history.map(\.event.case) == [.added, .changed, .changed, .changed])
     }
@@ -74,6 +74,6 @@ import Testing
             let away = try await client.send(.post, "/items/\(id)/adjustments", json: "back=%2F%2Fevil.example&by=1", type: AdjustmentsAPITests.form)
             #expect(away.headers[.location] == "/#item-\(id)")
         }
-        #expect(try fixture.store().items.items().first { $0.name == "Keyboard" }?.status == .inStock(quantity: 6))
+        #expect(try fixture.store().items.list().first { $0.name == "Keyboard" }?.status == .inStock(quantity: 6))
     }
 }

@@ -41,7 +41,7 @@ import Testing
             #expect(try await client.send(.delete, "/api/drafts/\(copyID)").status == .noContent)
             #expect(try await client.send(.delete, "/api/drafts/\(copyID)").status == .notFound)
         }
-        let names = try fixture.store().items.items().map(\.name)
+        let names = try fixture.store().items.list().map(\.name)
         #expect(names == ["Keyboard", "USB hub"])
     }
 
@@ -85,7 +85,7 @@ import Testing
             #expect(saved.object["finished"] as? String == "save")
             #expect(try await client.send(.get, "/api/drafts/\(id)/wizard?step=bogus").status == .badRequest)
         }
-        let items = try fixture.store().items.items()
+        let items = try fixture.store().items.list()
         #expect(items.map(\.name) == ["Phone"])
         #expect(items.first?.color == .green)
         #expect(items.first?.status == .inStock(quantity: 7))
@@ -123,7 +123,7 @@ import Testing
         }
         #expect(offered == offeredByTerminal.map(WizardPresentation.prompt(for:)))
         #expect(offeredByTerminal[10] == .quantity(current: 5))
-        #expect(try fixture.store().items.items().map(\.status) == [.inStock(quantity: 5)])
+        #expect(try fixture.store().items.list().map(\.status) == [.inStock(quantity: 5)])
     }
 
     @Test("a remembered quantity the domain refuses is not offered; half a memory is a 400")

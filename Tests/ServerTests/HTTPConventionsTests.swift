@@ -106,7 +106,7 @@ import Testing
                 #expect(response.status == .unprocessableContent, "\(body): \(response.text)")
             }
         }
-        #expect(try fixture.store().items.items().isEmpty)
+        #expect(try fixture.store().items.list().isEmpty)
     }
 
     @Test("POST /api/items without a status adds the item as `items add` does", arguments: Engine.allCases)
@@ -119,7 +119,7 @@ import Testing
             #expect(status?["case"] as? String == "inStock")
             #expect(status?["quantity"] as? Int == 1)
         }
-        let items = try fixture.store().items.items()
+        let items = try fixture.store().items.list()
         #expect(items.map(\.status) == [Item.defaultStatus])
         #expect(Item.defaultStatus == .inStock(quantity: 1))
     }

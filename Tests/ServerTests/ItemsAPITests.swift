@@ -68,7 +68,7 @@ import Testing
             #expect(try await client.send(.get, "/api/items/\(id.prefix(8))").status == .ok)
         }
         // The item is in the database, as any other front reads it.
-        let items = try fixture.store().items.items()
+        let items = try fixture.store().items.list()
         #expect(items.map(\.name) == ["Keyboard"])
     }
 
@@ -100,7 +100,7 @@ import Testing
             let events = try JSONSerialization.jsonObject(with: Data(history.text.utf8)) as? [[String: Any]] ?? []
             #expect(events.map { $0["kind"] as? String } == ["added", "changed", "deleted"])
         }
-        let names = try fixture.store().items.items().map(\.name)
+        let names = try fixture.store().items.list().map(\.name)
         #expect(names.isEmpty)
     }
 
@@ -117,7 +117,7 @@ import Testing
         let queries = [ItemQuery(), ItemQuery(status: .inStock), ItemQuery(status: .onBackOrder), ItemQuery(color: .red),
                        ItemQuery(nameContains: "CAB"), ItemQuery(status: .outOfStock, color: nil, nameContains: "a")]
         // What `items list` prints for each query, read before the server runs.
-        let expectations = try queries.map { query in (query, try store.items.items(matching: query).map { $0.id.lowercasedString }) }
+        let expectations = try queries.map { query in (query, try store.items.list(matching: query).map { $0.id.lowercasedString }) }
         try await fixture.test { client in
             for (query, expected) in expectations {
                 var parameters: [String] = ["limit=4"]

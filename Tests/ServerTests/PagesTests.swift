@@ -36,7 +36,7 @@ import Testing
             #expect(try await client.send(.get, "/assets/style.css").status == .ok)
             #expect(try await client.send(.get, "/assets/live.js").headers[.contentType] == "text/javascript; charset=utf-8")
         }
-        let items = try fixture.store().items.items()
+        let items = try fixture.store().items.list()
         #expect(items.map(\.name) == ["Big keyboard", "Cable", "USB hub"])
         #expect(items.last?.color == .blue && items.last?.status == .inStock(quantity: 7))
     }
@@ -111,8 +111,8 @@ import Testing
             let saved = try await post("step=review&answer=s")
             #expect(saved.headers[.location]?.hasPrefix("/items/") == true)
         }
-        #expect(try fixture.store().items.items().map(\.name) == ["Lamp"])
-        #expect(try fixture.store().items.items().map(\.status) == [.inStock(quantity: 3)])
+        #expect(try fixture.store().items.list().map(\.name) == ["Lamp"])
+        #expect(try fixture.store().items.list().map(\.status) == [.inStock(quantity: 3)])
     }
 
     @Test("an upload with a bad row lists it by line and imports nothing; a good one imports", arguments: Engine.allCases)
@@ -132,6 +132,6 @@ import Testing
             #expect(good.status == .ok && good.text.contains("Imported 1 items"))
             #expect(try await client.send(.post, "/import", json: "x", type: "text/plain").status == .unsupportedMediaType)
         }
-        #expect(try fixture.store().items.items().map(\.name) == ["Uploaded"])
+        #expect(try fixture.store().items.list().map(\.name) == ["Uploaded"])
     }
 }

@@ -27,7 +27,7 @@ import Testing
             let sameOrigin = try await client.send(.post, "/api/items", json: body, headers: [.origin: "http://localhost", .secFetchSite: "same-origin"])
             #expect(sameOrigin.status == .created)
         }
-        #expect(try fixture.store().items.items().map(\.name) == ["Sneaky"])
+        #expect(try fixture.store().items.list().map(\.name) == ["Sneaky"])
     }
 
     @Test("with a token: 401 without it or with a wrong one; Bearer works; ?token= becomes a cookie and a redirect", arguments: Engine.allCases)
@@ -107,7 +107,7 @@ import Testing
             case .file(let path): return try Data(contentsOf: URL(fileURLWithPath: path))
             case .postgres:
                 let store = try InventoryStore(location: location)
-                return Data("\(try store.items.items()) \(try store.items.events(after: nil, limit: 1000).count)".utf8)
+                return Data("\(try store.items.list()) \(try store.items.events(after: nil, limit: 1000).count)".utf8)
             }
         }
         do {

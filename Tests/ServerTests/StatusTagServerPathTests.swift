@@ -133,7 +133,7 @@ import Testing
             }
             #expect(try await client.send(.post, "/items", json: "name=X&status=bogus", type: PagesTests.form).status == .badRequest)
         }
-        let stored = try fixture.store().items.items()
+        let stored = try fixture.store().items.list()
         #expect(stored.map(\.status) == statuses)
     }
 }

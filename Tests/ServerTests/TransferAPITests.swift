@@ -54,7 +54,7 @@ import Testing
             #expect(try await client.send(.post, "/api/import", json: "{}", type: "application/json").status == .unsupportedMediaType)
             #expect(try await client.send(.post, "/api/import?on-conflict=maybe", json: "", type: "application/jsonl").status == .badRequest)
         }
-        #expect(try fixture.store().items.items().map(\.name) == ["Cable", "Hub"])
+        #expect(try fixture.store().items.list().map(\.name) == ["Cable", "Hub"])
     }
 
     @Test("an import larger than the limit is refused with 413 and nothing imported")

@@ -67,7 +67,7 @@ final class Failures: @unchecked Sendable {
     @Test func aWriteWhoseConnectionWasDroppedRunsAgainOnANewSession() throws {
         let schema = try PostgresScratchSchema()
         let connection = try Connection(schema.uri)
-        try connection.waitForLocks(milliseconds: 4_321)
+        try connection.waitForLocks(upTo: .milliseconds(4_321))
         try PostgresMigrationRunner(connection: connection).migrate()
         let store = InventoryStore(postgres: connection)
         let first = connection.backendProcessID

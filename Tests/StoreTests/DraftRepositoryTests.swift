@@ -74,7 +74,7 @@ import Testing
         let saved = try test.store.drafts.save(id: entry.id)
         #expect(saved.name == "Keyboard")
         #expect(saved.id != source.id)
-        #expect(try test.store.items.items() == [saved])
+        #expect(try test.store.items.list() == [saved])
     }
 
     @Test(arguments: Engine.allCases)

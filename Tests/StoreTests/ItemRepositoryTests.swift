@@ -14,7 +14,7 @@ import Testing
         for item in items {
             #expect(try test.store.items.item(id: item.id) == item)
         }
-        #expect(Set(try test.store.items.items()) == Set(items))
+        #expect(Set(try test.store.items.list()) == Set(items))
     }
 
     @Test(arguments: Engine.allCases)
@@ -37,20 +37,20 @@ import Testing
         let test = try TestStore(engine)
         let items = Generated.items(count: 120, seed: 7)
         try test.store.items.insert(contentsOf: items)
-        let all = try test.store.items.items()
+        let all = try test.store.items.list()
         // SQLite's BINARY collation compares UTF-8 bytes; ids break ties.
         let expected = items.sorted { a, b in
             a.name == b.name ? a.id.lowercasedString < b.id.lowercasedString : Array(a.name.utf8).lexicographicallyPrecedes(Array(b.name.utf8))
         }
         #expect(all == expected)
-        #expect(try test.store.items.items(matching: ItemQuery(status: .inStock)).allSatisfy(\.status.isInStock))
-        #expect(try test.store.items.items(matching: ItemQuery(status: .outOfStock)).count == items.filter { !$0.status.isInStock }.count)
-        #expect(try test.store.items.items(matching: ItemQuery(status: .onBackOrder)) == all.filter { $0.status == .outOfStock(isOnBackOrder: true) })
-        #expect(try test.store.items.items(matching: ItemQuery(color: .red)) == all.filter { $0.color == .red })
-        #expect(try test.store.items.items(matching: ItemQuery(nameContains: "KEYB")) == all.filter { $0.name.lowercased().contains("keyb") })
-        #expect(try test.store.items.items(matching: ItemQuery(nameContains: "%")) == [])
-        #expect(try test.store.items.items(matching: ItemQuery(namePrefix: "Key")) == all.filter { $0.name.hasPrefix("Key") })
-        #expect(try test.store.items.items(matching: ItemQuery(limit: 10, offset: 5)) == Array(all[5..<15]))
+        #expect(try test.store.items.list(matching: ItemQuery(status: .inStock)).allSatisfy(\.status.isInStock))
+        #expect(try test.store.items.list(matching: ItemQuery(status: .outOfStock)).count == items.filter { !$0.status.isInStock }.count)
+        #expect(try test.store.items.list(matching: ItemQuery(status: .onBackOrder)) == all.filter { $0.status == .outOfStock(isOnBackOrder: true) })
+        #expect(try test.store.items.list(matching: ItemQuery(color: .red)) == all.filter { $0.color == .red })
+        #expect(try test.store.items.list(matching: ItemQuery(nameContains: "KEYB")) == all.filter { $0.name.lowercased().contains("keyb") })
+        #expect(try test.store.items.list(matching: ItemQuery(nameContains: "%")) == [])
+        #expect(try test.store.items.list(matching: ItemQuery(namePrefix: "Key")) == all.filter { $0.name.hasPrefix("Key") })
+        #expect(try test.store.items.list(matching: ItemQuery(limit: 10, offset: 5)) == Array(all[5..<15]))
     }
 
     @Test(arguments: Engine.allCases)
@@ -91,6 +91,46 @@ import Testing
         #expect(throws: StoreError.malformedID(.item, "019")) { try test.store.items.resolveID("019") }
         #expect(throws: StoreError.malformedID(.item, "zzzz")) { try test.store.items.resolveID("zzzz") }
         #expect(throws: StoreError.notFound(.item, "ffff")) { try test.store.items.resolveID("ffff") }
+    }
+
+    /// Issue 37: the short form lines print (`Presentation.shortID`: first 4 … last 8) is
+    /// taken where an id is, on both engines; two ids with the same ends are refused as
+    /// ambiguous, never resolved to one of them.
+    @Test(arguments: Engine.allCases)
+    func idsResolveFromTheShortFormLinesPrint(_ engine: Engine) throws {
+        let test = try TestStore(engine)
+        // Made in the same millisecond: the first 12 hex digits are the same.
+        let a = Item(id: UUID(uuidString: "0193a1f2-5c3e-7000-8000-0000aaaa0001")!, name: "A")
+        let b = Item(id: UUID(uuidString: "0193a1f2-5c3e-7000-8000-0000bbbb0002")!, name: "B")
+        let c = Item(id: UUID(uuidString: "0193a1f2-5c3e-7000-8000-0001bbbb0002")!, name: "C")
+        try test.store.items.insert(contentsOf: [a, b, c])
+        #expect(Presentation.shortID(a.id) == "0193\u{2026}aaaa0001")
+        #expect(try test.store.items.resolveID(Presentation.shortID(a.id)) == a.id)
+        #expect(try test.store.items.resolveID("0193...AAAA0001") == a.id)  // typed without "…"
+        #expect(try test.store.items.resolveID("\u{2026}aaaa0001") == a.id)   // the end alone
+        #expect(try test.store.items.resolveID("0193\u{2026}0000bbbb0002") == b.id)  // a longer end tells b from c
+        #expect(throws: StoreError.ambiguousID(.item, Presentation.shortID(b.id), matches: [b.id.lowercasedString, c.id.lowercasedString])) {
+            try test.store.items.resolveID(Presentation.shortID(b.id))
+        }
+        #expect(throws: StoreError.notFound(.item, "0193...ffff0001")) { try test.store.items.resolveID("0193...ffff0001") }
+        #expect(throws: StoreError.notFound(.item, "0194...aaaa0001")) { try test.store.items.resolveID("0194...aaaa0001") }
+        for malformed in ["0193...aaa", "0193...", "zz...aaaa0001", "0193...aa%a", "0193\u{2026}aaaa\u{2026}0001"] {
+            #expect(throws: StoreError.malformedID(.item, malformed)) { try test.store.items.resolveID(malformed) }
+        }
+    }
+
+    /// What an event line shows beside the id of an item whose naming event it did not read.
+    @Test(arguments: Engine.allCases)
+    func anItemsNameAtAVersionIsTheLastOneGivenUpToIt(_ engine: Engine) throws {
+        let test = try TestStore(engine)
+        let lamp = Item(name: "Lamp")
+        try test.store.items.insert(lamp)
+        try test.store.items.update(id: lamp.id, with: ItemEdit(status: .inStock(quantity: 3)))
+        try test.store.items.update(id: lamp.id, with: ItemEdit(name: "Desk lamp"))
+        try test.store.items.delete(id: lamp.id)
+        let names = try (1...4).map { try test.store.items.name(id: lamp.id, atVersion: $0) }
+        #expect(names == ["Lamp", "Lamp", "Desk lamp", "Desk lamp"])
+        #expect(try test.store.items.name(id: UUID(), atVersion: 1) == nil)
     }
 
     @Test(arguments: Engine.allCases)

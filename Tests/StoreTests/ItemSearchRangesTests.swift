@@ -80,7 +80,7 @@ import Testing
         let pages: [(limit: Int, offset: Int)] = [(20, 0), (1, 0), (5, 3), (20, 990), (20, 4_990), (50, 1_000)]
         for term in ["sturdy", "STURDY", "urd", "tie stu", "y 1", "thin", "THIN 1", "renamed", "hand st", "Zz", "nothing", "abcd", "bcd 4", "c-b", "abc-", "AbcAbc", "markup", "0 markup", "mark"] {
             for page in pages {
-                let found = try test.store.items.items(matching: ItemQuery(nameContains: term, limit: page.limit, offset: page.offset))
+                let found = try test.store.items.list(matching: ItemQuery(nameContains: term, limit: page.limit, offset: page.offset))
                 let expected = try Self.scan(test, term, limit: page.limit, offset: page.offset)
                 #expect(found.map(\.id.lowercasedString) == expected, "\(engine) term \(term.debugDescription), limit \(page.limit) offset \(page.offset)")
             }
@@ -88,7 +88,7 @@ import Testing
         // With another condition, the walk of each range carries it along.
         var query = ItemQuery(nameContains: "sturdy", limit: 20, offset: 10)
         query.status = .onBackOrder
-        let backOrdered = try test.store.items.items(matching: query)
+        let backOrdered = try test.store.items.list(matching: query)
         #expect(backOrdered.count == 20)
         #expect(backOrdered.allSatisfy { $0.status == .outOfStock(isOnBackOrder: true) && $0.name.lowercased().contains("sturdy") })
     }
@@ -118,8 +118,8 @@ import Testing
         let counts = coverage.output.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "|")
         #expect(counts.count == 3 && Int(counts[0]) ?? 0 > 10_000 && counts[1] == counts[0] && counts[2] == counts[0],
                 "\(engine): \(coverage.output) \(coverage.stderr)")
-        #expect(try test.store.items.items(matching: ItemQuery(nameContains: "\u{212A}", limit: 5)).isEmpty == false)
-        #expect(try test.store.items.items(matching: ItemQuery(nameContains: "kelvin k", limit: 5)).isEmpty, "\(engine): the Kelvin sign is not an ASCII K")
+        #expect(try test.store.items.list(matching: ItemQuery(nameContains: "\u{212A}", limit: 5)).isEmpty == false)
+        #expect(try test.store.items.list(matching: ItemQuery(nameContains: "kelvin k", limit: 5)).isEmpty, "\(engine): the Kelvin sign is not an ASCII K")
     }
 
     /// A `%`, `_` or `\\` followed by a combining mark is one Swift character but still LIKE's
@@ -134,7 +134,7 @@ import Testing
         for term in ["b%\u{301}z", "x\\\u{301}y", "a_\u{301}b", "%\u{301}z l"] {
             for limit in [nil, 5] as [Int?] {
                 let query = ItemQuery(nameContains: term, limit: limit)
-                let found = try test.store.items.items(matching: query)
+                let found = try test.store.items.list(matching: query)
                 #expect(found == ItemSearchTests.expected(items, query), "\(engine) \(term.debugDescription) limit \(String(describing: limit))")
                 #expect(found.count == 1, "\(engine) \(term.debugDescription): \(found.map(\.name))")
             }
@@ -149,7 +149,7 @@ import Testing
         let now = "'2026-11-27T10:00:00.000Z'"
         #expect(try test.shell("INSERT INTO items (id, name, color, status, quantity, is_on_back_order, created_at, updated_at) VALUES ('01937a2b-0000-7000-8000-0000000000ff', 'Zz sturdy ' || CAST(x'ff' AS TEXT), NULL, 'in_stock', 1, NULL, \(now), \(now));").status == 0)
         for (limit, offset) in [(6_000, 0), (1, 5_000), (20, 4_990)] {
-            let found = try test.store.items.items(matching: ItemQuery(nameContains: "sturdy", limit: limit, offset: offset))
+            let found = try test.store.items.list(matching: ItemQuery(nameContains: "sturdy", limit: limit, offset: offset))
             #expect(found.map(\.id.lowercasedString) == (try Self.scan(test, "sturdy", limit: limit, offset: offset)), "limit \(limit) offset \(offset)")
         }
     }
@@ -167,7 +167,7 @@ import Testing
         try store.items.insert(contentsOf: items)
         for term in ["é l", "É L", "afé", "brû", "lamp", "zzz"] {
             let query = ItemQuery(nameContains: term, limit: 10)
-            #expect(try store.items.items(matching: query) == ItemSearchTests.expected(items, query), "\(term.debugDescription)")
+            #expect(try store.items.list(matching: query) == ItemSearchTests.expected(items, query), "\(term.debugDescription)")
         }
     }
 }

@@ -26,7 +26,7 @@ import Testing
         #expect(database.isAutocommit, "the search left its transaction open")
         // A search inside a caller's transaction joins it instead of nesting one.
         let joined = try test.store.read {
-            try test.store.items.items(matching: ItemQuery(nameContains: term, limit: 1))
+            try test.store.items.list(matching: ItemQuery(nameContains: term, limit: 1))
         }
         #expect(joined.count == 1)
     }

@@ -146,7 +146,7 @@ import Testing
                 // Every fifth term also filters, so the plans carry the other conditions along.
                 if index % 5 == 1 { query.color = Color.allCases[index % Color.allCases.count] }
                 if index % 5 == 2 { query.status = ItemQuery.StatusFilter.allCases[index % 3] }
-                let found = try test.store.items.items(matching: query)
+                let found = try test.store.items.list(matching: query)
                 let expected = Self.expected(ordered, query)
                 #expect(found == expected, "term \(term.debugDescription), \(query)")
                 checked += 1
@@ -173,7 +173,7 @@ import Testing
         let quoted = Item(name: "Say \"\u{301}doh\" twice")
         try test.store.items.insert(quoted)
         for term in ["\"\u{301}d", "y \"\u{301}do", "\"\u{301}doh\" t"] {
-            #expect(try test.store.items.items(matching: ItemQuery(nameContains: term, limit: 20)).map(\.id) == [quoted.id],
+            #expect(try test.store.items.list(matching: ItemQuery(nameContains: term, limit: 20)).map(\.id) == [quoted.id],
                     "\(engine) \(term.unicodeScalars.map { String($0.value, radix: 16) })")
         }
     }
@@ -187,12 +187,12 @@ import Testing
         let id = "01937a2b-0000-7000-8000-00000000abcd"
         let now = "'2026-11-25T10:00:00.000Z'"
         #expect(try test.shell("INSERT INTO items (id, name, color, status, quantity, is_on_back_order, created_at, updated_at) VALUES ('\(id)', 'Hand Written Widget', NULL, 'in_stock', 3, NULL, \(now), \(now));").status == 0)
-        #expect(try test.store.items.items(matching: ItemQuery(nameContains: "WRITTEN wid", limit: 20)).map(\.id.lowercasedString) == [id])
+        #expect(try test.store.items.list(matching: ItemQuery(nameContains: "WRITTEN wid", limit: 20)).map(\.id.lowercasedString) == [id])
         #expect(try test.shell("UPDATE items SET name = 'Renamed Gadget' WHERE id = '\(id)';").status == 0)
-        #expect(try test.store.items.items(matching: ItemQuery(nameContains: "written", limit: 20)).isEmpty)
-        #expect(try test.store.items.items(matching: ItemQuery(nameContains: "ed gad", limit: 20)).map(\.id.lowercasedString) == [id])
+        #expect(try test.store.items.list(matching: ItemQuery(nameContains: "written", limit: 20)).isEmpty)
+        #expect(try test.store.items.list(matching: ItemQuery(nameContains: "ed gad", limit: 20)).map(\.id.lowercasedString) == [id])
         #expect(try test.shell("DELETE FROM items WHERE id = '\(id)';").status == 0)
-        #expect(try test.store.items.items(matching: ItemQuery(nameContains: "gadget", limit: 20)).isEmpty)
+        #expect(try test.store.items.list(matching: ItemQuery(nameContains: "gadget", limit: 20)).isEmpty)
         if engine == .sqlite {
             // FTS5's own check that the index holds exactly the names of `items`.
             #expect(try test.shell("INSERT INTO items_search (items_search) VALUES ('integrity-check');").status == 0)
@@ -217,7 +217,7 @@ import Testing
         #expect(try Processes.sqlite3(path, "INSERT INTO items_search (items_search) VALUES ('integrity-check');").status == 0)
         for term in ["late", "common", "zz", "ÉÉ"] {
             let query = ItemQuery(nameContains: term, limit: 20)
-            #expect(try store.items.items(matching: query) == Self.expected(items, query))
+            #expect(try store.items.list(matching: query) == Self.expected(items, query))
         }
     }
 
@@ -234,7 +234,7 @@ import Testing
         #expect(plan.contains("items_by_name_trigram"), "\(plan)")
         for term in ["late", "common", "zz", "ÉÉ"] {
             let query = ItemQuery(nameContains: term, limit: 20)
-            #expect(try store.items.items(matching: query) == Self.expected(items, query))
+            #expect(try store.items.list(matching: query) == Self.expected(items, query))
         }
     }
 }

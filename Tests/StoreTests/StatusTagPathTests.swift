@@ -68,7 +68,7 @@ import Testing
         try test.store.items.insert(contentsOf: items)
         var found: [Item] = []
         for tag in StatusCodec.Tag.allCases {
-            let listed = try test.store.items.items(matching: ItemQuery(status: Self.filter(for: tag)))
+            let listed = try test.store.items.list(matching: ItemQuery(status: Self.filter(for: tag)))
             #expect(listed == items.filter { StatusCodec.tag(of: $0.status) == tag }, "\(tag)")
             found += listed
         }
@@ -100,7 +100,7 @@ import Testing
         defer { close(descriptor) }
         let summary = try ItemImport(format: format).run(reading: descriptor, into: target.store)
         #expect(summary.imported == items.count)
-        #expect(try target.store.items.items() == items)
+        #expect(try target.store.items.list() == items)
     }
 
     @Test func everyStatusReadsDifferentlyToAPerson() {

@@ -191,7 +191,7 @@ import Testing
             var term = String.UnicodeScalarView()
             term.append(contentsOf: item.name.unicodeScalars.suffix(4))
             let query = ItemQuery(nameContains: String(term), limit: 5)
-            #expect(try store.items.items(matching: query) == ItemSearchTests.expected(items, query), "\(String(term).debugDescription)")
+            #expect(try store.items.list(matching: query) == ItemSearchTests.expected(items, query), "\(String(term).debugDescription)")
         }
     }
 }

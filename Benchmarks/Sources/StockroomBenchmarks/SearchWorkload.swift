@@ -7,7 +7,7 @@ import StockroomStore
 /// match many, few and no names (issue 21). Two sides in one run on the same file:
 /// - "LIKE scan (before)": the statement `items list --search` ran before the trigram index,
 ///   `... WHERE name LIKE ? ESCAPE '\' ORDER BY name, id LIMIT 20`, through the C API;
-/// - "Stockroom": `ItemRepository.items(matching:)`, decoded items, as the CLI calls it.
+/// - "Stockroom": `ItemRepository.list(matching:)`, decoded items, as the CLI calls it.
 /// Each term is asked `repetitions` times; p50 and p99 per term, then per group of terms.
 enum SearchWorkload {
     /// Terms over Dataset's names ("Sturdy Keyboard 000123"). Many: a noun (one name in 16,
@@ -68,7 +68,7 @@ enum SearchWorkload {
                 var termTimes: [Double] = []
                 for _ in 0..<repetitions {
                     termTimes.append(try Harness.time {
-                        found = try store.items.items(matching: ItemQuery(nameContains: term, limit: 20)).count
+                        found = try store.items.list(matching: ItemQuery(nameContains: term, limit: 20)).count
                     })
                 }
                 after += termTimes

@@ -16,7 +16,7 @@ final class StockroomImplementation: DraftCycling {
     func fetchAll() throws -> [Item] { try store!.items.everyItem() }
 
     func page(color: Color, namePrefix: String) throws -> [Item] {
-        try store!.items.items(matching: ItemQuery(status: .inStock, color: color, namePrefix: namePrefix, limit: 50))
+        try store!.items.list(matching: ItemQuery(status: .inStock, color: color, namePrefix: namePrefix, limit: 50))
     }
 
     func draftCycle(itemID: UUID, newName: String) throws {

@@ -6,8 +6,10 @@ import SQLiteCore
 // Id prefixes (Sources/StockroomStore/Repositories/IDPrefix.swift): what a user types for an
 // id, resolved by a range scan on the primary key, against ids stored in a real SQLite table.
 // Property: the answer is the one a naive scan gives — the text is refused unless it is 4 to
-// 36 hex digits and hyphens (any letter case); otherwise the ids that start with it in lower
-// case decide: none is "not found", one is that id, more are "ambiguous", naming the first two.
+// 36 hex digits and hyphens (any letter case), or the short form lines print (issue 37: a
+// start, "…" or "...", and an end of at least 4, together under 36); otherwise the ids that
+// start (and end) with it in lower case decide: none is "not found", one is that id, more are
+// "ambiguous", naming the first two.
 
 nonisolated(unsafe) let database = try! Database(path: ":memory:")
 try! database.execute("CREATE TABLE items (id TEXT NOT NULL PRIMARY KEY)")
@@ -16,13 +18,26 @@ try! database.execute("CREATE TABLE item_events (item_id TEXT NOT NULL, version 
 
 /// What the naive scan expects for `text` among `ids`.
 func naive(_ text: String, ids: Set<String>) -> Result<UUID, StoreError> {
-    let allowed = text.utf8.allSatisfy { byte in
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
-            || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte) || byte == UInt8(ascii: "-")
+    func allowed(_ part: Substring) -> Bool {
+        part.utf8.allSatisfy { byte in
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+                || byte == UInt8(ascii: "-")
+        }
     }
-    guard allowed, (4...36).contains(text.utf8.count) else { return .failure(.malformedID(.item, text)) }
-    let prefix = text.lowercased()
-    let matches = ids.filter { $0.hasPrefix(prefix) }.sorted()
+    let lowercased = text.lowercased()
+    let prefix: Substring, suffix: Substring
+    if let separator = lowercased.firstRange(of: "\u{2026}") ?? lowercased.firstRange(of: "...") {
+        prefix = lowercased[..<separator.lowerBound]
+        suffix = lowercased[separator.upperBound...]
+        guard allowed(prefix), allowed(suffix), suffix.utf8.count >= 4, prefix.utf8.count + suffix.utf8.count < 36 else {
+            return .failure(.malformedID(.item, text))
+        }
+    } else {
+        prefix = lowercased[...]
+        suffix = ""
+        guard allowed(prefix), (4...36).contains(prefix.utf8.count) else { return .failure(.malformedID(.item, text)) }
+    }
+    let matches = ids.filter { $0.hasPrefix(prefix) && $0.hasSuffix(suffix) }.sorted()
     switch matches.count {
     case 0: return .failure(.notFound(.item, text))
     case 1: return .success(UUID(uuidString: matches[0])!)

@@ -1,7 +1,8 @@
-import FoundationEssentials
 import Dispatch
+import FoundationEssentials
 import Glibc
 import Synchronization
+import TextFormats
 
 /// The store that tasks share: a few threads, each owning one open ``InventoryStore``, that
 /// run reads and writes for async code. `Sendable`; open it once and hand it around.
@@ -12,7 +13,7 @@ import Synchronization
 /// try await pool.write { store in
 ///     try store.items.insert(Item(name: "Keyboard", status: .inStock(quantity: 3)))
 /// }
-/// let items = try await pool.read { store in try store.items.items() }
+/// let items = try await pool.read { store in try store.items.list() }
 /// ```
 ///
 /// Why threads and not the async executor: every store call blocks (SQLite's busy wait up to

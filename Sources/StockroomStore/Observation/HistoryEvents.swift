@@ -1,4 +1,5 @@
 import Inventory
+import TextFormats
 
 /// The history of an inventory as an `AsyncSequence`: every event committed after a position,
 /// in commit order, nothing lost and nothing repeated, waiting for new commits by anyone once
@@ -6,10 +7,16 @@ import Inventory
 /// see it for how each engine is woken and what ends the sequence with an error
 /// (``ObservationError``).
 ///
+/// Where it starts: `after: nil` (the default) or `after: 0` reads the whole history from the
+/// first event; `after: lastSeen` resumes after the last position a reader handled (kept across
+/// runs, nothing is missed or repeated); to hear only what is committed from now on, start
+/// after ``ItemRepository/lastEventPosition()``:
+///
 /// ```swift
-/// for try await event in HistoryEvents(location: .file(path), after: lastSeen) {
-///     print(event.position, event.recorded.event)
-///     lastSeen = event.position // resume from here next time
+/// let now = try await pool.read { store in try store.items.lastEventPosition() }
+/// for try await entry in HistoryEvents(pool: pool, after: now) {
+///     print(entry.position, entry.itemID, entry.event)
+///     lastSeen = entry.position // resume from here next time
 /// }
 /// ```
 ///
@@ -20,7 +27,9 @@ public struct HistoryEvents: AsyncSequence, Sendable {
 
     /// Where the inventory is.
     public let location: DatabaseLocation
-    /// The position to start after (nil or 0: the first event).
+    /// The position to start after: the sequence gives the events at later positions. nil or 0
+    /// starts at the first event (the whole history); ``ItemRepository/lastEventPosition()``,
+    /// read just before, starts at what is committed from then on.
     public let position: Int64?
     /// How long a read waits for a writer's lock (SQLite).
     public let busyTimeout: Duration
@@ -28,6 +37,13 @@ public struct HistoryEvents: AsyncSequence, Sendable {
     public let pageSize: Int
 
     /// The events of the inventory at `location` after `position`.
+    ///
+    /// - Parameters:
+    ///   - location: the SQLite file or PostgreSQL server.
+    ///   - position: the last position already seen: nil (the default) or 0 for the whole
+    ///     history, ``ItemRepository/lastEventPosition()`` for what is committed from now on.
+    ///   - busyTimeout: how long a read waits for a writer's lock (SQLite).
+    ///   - pageSize: events read at a time at most (1 or more).
     public init(location: DatabaseLocation, after position: Int64? = nil, busyTimeout: Duration = .seconds(5),
                 pageSize: Int = 500) {
         precondition(pageSize >= 1, "a page holds at least one event")
@@ -35,6 +51,14 @@ public struct HistoryEvents: AsyncSequence, Sendable {
         self.position = position
         self.busyTimeout = busyTimeout
         self.pageSize = pageSize
+    }
+
+    /// The events of the inventory `pool` was opened on, after `position` (see
+    /// ``init(location:after:busyTimeout:pageSize:)``), read with a connection of their own.
+    ///
+    /// - Precondition: `pool` was opened for a location (``StorePool/open(_:busyTimeout:readOnly:connections:)``).
+    public init(pool: StorePool, after position: Int64? = nil, busyTimeout: Duration = .seconds(5), pageSize: Int = 500) {
+        self.init(location: pool.observedLocation, after: position, busyTimeout: busyTimeout, pageSize: pageSize)
     }
 
     /// The same events, a page at a time: each element holds the events committed since the

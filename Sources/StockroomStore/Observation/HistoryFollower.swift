@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import Inventory
+import TextFormats
 
 /// Follows the history of an inventory as it is committed, by anyone: this process, another
 /// `stockroom`, `stockroom-serve`, the `sqlite3` shell, `psql`. Blocking, for one thread; the

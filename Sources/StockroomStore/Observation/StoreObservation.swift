@@ -1,4 +1,5 @@
 import Inventory
+import TextFormats
 
 /// A value read from an inventory, read again whenever a commit (by anyone: this process,
 /// another `stockroom`, `stockroom-serve`, `sqlite3`, `psql`) adds to its history: an
@@ -99,7 +100,40 @@ extension StoreObservation where Value == [Item] {
     /// Observes the items `query` matches at `location`.
     public init(location: DatabaseLocation, query: ItemQuery, busyTimeout: Duration = .seconds(5)) {
         self.init(location: location, busyTimeout: busyTimeout) { store in
-            try store.items.items(matching: query)
+            try store.items.list(matching: query)
         }
+    }
+
+    /// Observes the items `query` matches in the inventory `pool` was opened on.
+    ///
+    /// The observation reads with a connection of its own, not one of the pool's: an
+    /// observation waits between commits, and a pool's connections serve requests.
+    ///
+    /// - Precondition: `pool` was opened for a location (``StorePool/open(_:busyTimeout:readOnly:connections:)``).
+    public init(pool: StorePool, query: ItemQuery, busyTimeout: Duration = .seconds(5)) {
+        self.init(location: pool.observedLocation, query: query, busyTimeout: busyTimeout)
+    }
+}
+
+extension StoreObservation {
+    /// Observes the value `read` returns, in the inventory `pool` was opened on, with a
+    /// connection of its own (see ``init(location:busyTimeout:read:)``).
+    ///
+    /// - Precondition: `pool` was opened for a location (``StorePool/open(_:busyTimeout:readOnly:connections:)``).
+    public init(pool: StorePool, busyTimeout: Duration = .seconds(5),
+                read: @escaping @Sendable (InventoryStore) throws -> Value) {
+        self.init(location: pool.observedLocation, busyTimeout: busyTimeout, read: read)
+    }
+}
+
+extension StorePool {
+    /// The location an observation made from this pool follows. Observations open a
+    /// connection of their own, so they need to know where; a pool made from stores alone
+    /// (``init(size:serializesWrites:location:open:)`` without `location`) cannot say.
+    var observedLocation: DatabaseLocation {
+        guard let location else {
+            preconditionFailure("an observation needs a pool opened for a location: StorePool.open(_:) gives one, init(size:…) needs location:")
+        }
+        return location
     }
 }

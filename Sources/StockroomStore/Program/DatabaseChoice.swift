@@ -56,8 +56,11 @@ package struct DatabaseChoice: Equatable {
         return dataHome + "/stockroom/stockroom.sqlite"
     }
 
-    /// `--busy-timeout` as the store takes it.
+    /// `--busy-timeout` as the store's internals take it.
     package var busyTimeoutMilliseconds: Int32 { Int32((busyTimeout * 1000).rounded()) }
+
+    /// `--busy-timeout` as the public API takes it.
+    package var busyTimeoutDuration: Duration { .milliseconds(busyTimeoutMilliseconds) }
 
     /// Opens the store to write (creating and migrating the file when needed).
     package func openStore() throws -> InventoryStore {

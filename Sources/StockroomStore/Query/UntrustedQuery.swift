@@ -1,3 +1,4 @@
+import TextFormats
 
 /// One read-only SQL statement written by a user (`stockroom query`), run on either engine
 /// with its rows streamed as they are read: the header and each row go to the caller's
@@ -29,14 +30,22 @@ public struct UntrustedQuery: Sendable {
         self.maximumMemory = maximumMemory
     }
 
+    /// Runs the statement on the database at `location`, the busy timeout in milliseconds.
+    @available(*, deprecated, renamed: "run(at:busyTimeout:begin:row:)")
+    public func run(at location: DatabaseLocation, busyTimeoutMilliseconds: Int32,
+                    begin: ([String]) -> Void, row: ([QueryValue]) throws -> Void) throws {
+        try run(at: location, busyTimeout: .milliseconds(busyTimeoutMilliseconds), begin: begin, row: row)
+    }
+
     /// Runs the statement on the database at `location`: `begin` is called once with the
     /// column names before any row (on PostgreSQL, with the first row, or before a failure
     /// while running that is not a refusal), then `row` with each row's values in column order.
     ///
     /// - Throws: ``UntrustedQueryError`` for a statement refused or stopped; the engine's own
     ///   error for a lock wait, a file or a connection problem.
-    public func run(at location: DatabaseLocation, busyTimeoutMilliseconds: Int32,
+    public func run(at location: DatabaseLocation, busyTimeout: Duration,
                     begin: ([String]) -> Void, row: ([QueryValue]) throws -> Void) throws {
+        let busyTimeoutMilliseconds = busyTimeout.clampedMilliseconds
         switch location {
         case .file(let path):
             try runOnFile(path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, begin: begin, row: row)

@@ -25,6 +25,18 @@ struct HistoryRecords<Connection: StoreConnection> {
         }
     }
 
+    /// The item's name at `version`: the last one an event gave it at or before that version
+    /// (added, renamed); nil when none did (no such item).
+    func name(of itemID: UUID, atVersion version: Int) throws -> String? {
+        let column = ItemField.name.toColumn
+        let sql = "SELECT \(column) FROM \(ItemEventsTable.name) WHERE item_id = ? AND version <= ? AND \(column) IS NOT NULL ORDER BY version DESC LIMIT 1"
+        return try connection.withStatement(sql) { statement in
+            try statement.bind(itemID, at: 0)
+            try statement.bind(version, at: 1)
+            return try statement.step() ? statement.optionalText(at: 0) : nil
+        }
+    }
+
     /// The position of the last event committed; 0 when there is none.
     func lastPosition() throws -> Int64 {
         let sql = "SELECT max(\(ItemEventsTable.positionColumn)) FROM \(ItemEventsTable.name)"

@@ -38,12 +38,20 @@ public struct ItemRepository {
         try storage.item(id: id)
     }
 
-    /// The items matching `query`, ordered by name then id.
-    public func items(matching query: ItemQuery = ItemQuery()) throws -> [Item] {
+    /// The items matching `query`, ordered by name then id: what `stockroom items list` and
+    /// `GET /api/items` show, and so named after them (`store.items.list(matching:)`).
+    public func list(matching query: ItemQuery = ItemQuery()) throws -> [Item] {
         var items: [Item] = []
         if let limit = query.limit { items.reserveCapacity(min(limit, 10_000)) }
         try forEachItem(matching: query) { items.append($0) }
         return items
+    }
+
+    /// The items matching `query`: ``list(matching:)``, whose old name read
+    /// `store.items.items(matching:)` (issue 37).
+    @available(*, deprecated, renamed: "list(matching:)")
+    public func items(matching query: ItemQuery = ItemQuery()) throws -> [Item] {
+        try list(matching: query)
     }
 
     /// Calls `body` with each item matching `query` as it is read, without holding all of them.
@@ -86,6 +94,16 @@ public struct ItemRepository {
     /// commits (`Status.adjusted(by:)`), and returns the result. The read and the write are
     /// one write transaction (SQLite's write lock taken at `BEGIN IMMEDIATE`; PostgreSQL's row
     /// lock taken by the read), so adjustments made at once all count, each one version.
+    ///
+    /// This is how a sale or a delivery is counted. ``update(id:with:ifVersion:)`` with a
+    /// quantity computed from one read before would lose a sale made meanwhile elsewhere; this
+    /// cannot. Taking the last one makes the item out of stock; a delivery to an item out of
+    /// stock puts it in stock again.
+    ///
+    /// ```swift
+    /// let sold = try await pool.write { store in try store.items.adjust(id: keyboard.id, by: -1) }
+    /// let delivered = try await pool.write { store in try store.items.adjust(id: keyboard.id, by: 50) }
+    /// ```
     ///
     /// - Parameters:
     ///   - id: the item.
@@ -135,8 +153,18 @@ public struct ItemRepository {
         return try storage.events(after: position, limit: limit)
     }
 
+    /// The item's name as of `version` of its history: the last name it was added with or
+    /// renamed to at or before that version, even when the item was deleted since; nil when
+    /// no item with `id` ever existed. What a reader of events (``events(after:limit:)``,
+    /// ``HistoryEvents``) shows beside an item whose naming event it did not read
+    /// (`Presentation.nameGiven(by:)` gives the name of the events it did).
+    public func name(id: UUID, atVersion version: Int) throws -> String? {
+        try storage.itemName(of: id, atVersion: version)
+    }
+
     /// The position of the last event committed (0 when there is none): where a reader that
-    /// wants only what happens from now on starts (`events(after: lastEventPosition(), …)`).
+    /// wants only what happens from now on starts (`events(after: lastEventPosition(), …)`, or
+    /// `HistoryEvents(location:after:)` with it), where nil or 0 would start at the first event.
     public func lastEventPosition() throws -> Int64 {
         try storage.lastEventPosition()
     }
@@ -194,6 +222,7 @@ protocol ItemStorage: StoreConnection {
     func itemEvents(of id: UUID) throws -> [RecordedItemEvent]
     func events(after position: Int64?, limit: Int) throws -> [PositionedItemEvent]
     func lastEventPosition() throws -> Int64
+    func itemName(of id: UUID, atVersion version: Int) throws -> String?
     func historyColumns(of id: UUID) throws -> (names: [String], rows: [[String]])
     /// The item whose full id or unique prefix is `text`: among the stored items, or (with
     /// `inHistory`) among every item that has a history, deleted or not.
@@ -227,6 +256,9 @@ extension ItemStorage {
         try records.history.events(after: position, limit: limit)
     }
     func lastEventPosition() throws -> Int64 { try records.history.lastPosition() }
+    func itemName(of id: UUID, atVersion version: Int) throws -> String? {
+        try records.history.name(of: id, atVersion: version)
+    }
     func historyColumns(of id: UUID) throws -> (names: [String], rows: [[String]]) {
         try records.history.columns(of: id)
     }

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import StockroomMigrations
+import TextFormats
 
 /// Moves a whole inventory (items, their history, drafts) from one database to another, file
 /// or server, in one transaction on the destination.
@@ -62,12 +63,20 @@ public enum InventoryCopy {
     /// Rows read per query from the source, and read back from the destination.
     static let pageSize = 10_000
 
+    /// Copies the inventory, the busy timeout in milliseconds.
+    @available(*, deprecated, renamed: "run(from:to:replacing:busyTimeout:progress:)")
+    public static func run(from source: DatabaseLocation, to destination: DatabaseLocation, replacing: Bool,
+                           busyTimeoutMilliseconds: Int32,
+                           progress: (Progress) -> Void = { _ in }) throws -> Summary {
+        try run(from: source, to: destination, replacing: replacing, busyTimeout: .milliseconds(busyTimeoutMilliseconds), progress: progress)
+    }
+
     /// Copies everything at `source` into `destination`.
     ///
     /// - Parameters:
     ///   - source: the database copied from.
     ///   - destination: the database copied into, created and migrated when missing.
-    ///   - busyTimeoutMilliseconds: how long each side waits for another writer's lock.
+    ///   - busyTimeout: how long each side waits for another writer's lock.
     ///   - replacing: replace a destination that already holds items, history or drafts;
     ///     without it such a destination is refused before anything is written.
     ///   - progress: called as rows are written and verified.
@@ -78,8 +87,9 @@ public enum InventoryCopy {
     ///   file the copy created is removed again; a server database keeps the schema the copy
     ///   migrated it to, without rows).
     public static func run(from source: DatabaseLocation, to destination: DatabaseLocation, replacing: Bool,
-                           busyTimeoutMilliseconds: Int32 = 5_000,
+                           busyTimeout: Duration = .seconds(5),
                            progress: (Progress) -> Void = { _ in }) throws -> Summary {
+        let busyTimeoutMilliseconds = busyTimeout.clampedMilliseconds
         if source == destination { throw CopyError.sameDatabase(source.description) }
         if let from = source.filePath {
             guard FileManager.default.fileExists(atPath: from) else { throw CopyError.sourceMissing(from) }

@@ -24,6 +24,9 @@ struct DatabaseOptions: ParsableArguments {
     /// See ``DatabaseChoice/busyTimeoutMilliseconds``.
     var busyTimeoutMilliseconds: Int32 { choice.busyTimeoutMilliseconds }
 
+    /// See ``DatabaseChoice/busyTimeoutDuration``.
+    var busyTimeoutDuration: Duration { choice.busyTimeoutDuration }
+
     /// See ``DatabaseChoice/openStore()``.
     func openStore() throws -> InventoryStore { try choice.openStore() }
 

@@ -34,7 +34,7 @@ extension DatabaseOptions {
     /// The migrations of the database these options name, from --migrations-dir or built in;
     /// `forWriting` makes the default location's folder exist (see ``locationForWriting()``).
     func migrations(_ source: MigrationSourceOptions, forWriting: Bool = false) throws -> StoreMigrations {
-        StoreMigrations(location: forWriting ? locationForWriting() : resolvedLocation(), busyTimeoutMilliseconds: busyTimeoutMilliseconds,
+        StoreMigrations(location: forWriting ? locationForWriting() : resolvedLocation(), busyTimeout: busyTimeoutDuration,
                         migrations: try source.migrationSet())
     }
 }

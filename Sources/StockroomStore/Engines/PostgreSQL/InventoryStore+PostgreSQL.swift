@@ -49,7 +49,7 @@ extension InventoryStore {
     /// Wraps a PostgreSQL connection whose schema is already current (for tests; fronts open a
     /// ``DatabaseLocation``).
     ///
-    /// Its `lock_timeout` is the caller's: see ``PostgresCore/Connection/waitForLocks(milliseconds:)``.
+    /// Its `lock_timeout` is the caller's: see ``PostgresCore/Connection/waitForLocks(upTo:)``.
     convenience init(postgres connection: Connection) {
         self.init(connection: PostgresStoreConnection(connection))
     }

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import SQLiteCore
+import TextFormats
 
 /// What a finished backup wrote.
 public struct BackupResult: Sendable {
@@ -36,7 +37,7 @@ public enum DatabaseBackup {
     ///   - source: the database to back up.
     ///   - destinationPath: the new file.
     ///   - replacing: replace `destinationPath` when it exists (`--force`).
-    ///   - busyTimeoutMilliseconds: how long to wait for a writer's lock on the source.
+    ///   - busyTimeout: how long to wait for a writer's lock on the source.
     ///   - pagesPerStep: pages copied between two progress reports; negative for one step.
     ///   - progress: called after each step with the pages copied so far.
     /// - Throws: ``BackupError`` (nothing is left at or beside the destination, except after
@@ -44,17 +45,36 @@ public enum DatabaseBackup {
     ///   ``BackupError/placedWithLitter(_:temporary:reason:)``, which say what is there);
     ///   `SQLiteError` when the source cannot be read.
     public static func run(from source: DatabaseLocation, to destinationPath: String, replacing: Bool,
-                           busyTimeoutMilliseconds: Int32, pagesPerStep: Int = -1,
+                           busyTimeout: Duration, pagesPerStep: Int = -1,
                            progress: (BackupProgress) -> Void = { _ in }) throws -> BackupResult {
         guard let sourcePath = source.filePath else { throw BackupError.serverDatabase(source.description, operation: "backup") }
-        return try run(from: sourcePath, to: destinationPath, replacing: replacing, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
+        return try run(from: sourcePath, to: destinationPath, replacing: replacing, busyTimeout: busyTimeout,
                        pagesPerStep: pagesPerStep, progress: progress)
     }
 
-    /// Backs up the database file at `sourcePath`, as ``run(from:to:replacing:busyTimeoutMilliseconds:pagesPerStep:progress:)-(DatabaseLocation,_,_,_,_,_)``.
+    /// Backs up the database at `source`, the busy timeout in milliseconds.
+    @available(*, deprecated, message: "give the busy timeout as a Duration: busyTimeout:")
+    public static func run(from source: DatabaseLocation, to destinationPath: String, replacing: Bool,
+                           busyTimeoutMilliseconds: Int32, pagesPerStep: Int = -1,
+                           progress: (BackupProgress) -> Void = { _ in }) throws -> BackupResult {
+        try run(from: source, to: destinationPath, replacing: replacing, busyTimeout: .milliseconds(busyTimeoutMilliseconds),
+                pagesPerStep: pagesPerStep, progress: progress)
+    }
+
+    /// Backs up the database file at `sourcePath`, the busy timeout in milliseconds.
+    @available(*, deprecated, message: "give the busy timeout as a Duration: busyTimeout:")
     public static func run(from sourcePath: String, to destinationPath: String, replacing: Bool,
                            busyTimeoutMilliseconds: Int32, pagesPerStep: Int = -1,
                            progress: (BackupProgress) -> Void = { _ in }) throws -> BackupResult {
+        try run(from: sourcePath, to: destinationPath, replacing: replacing, busyTimeout: .milliseconds(busyTimeoutMilliseconds),
+                pagesPerStep: pagesPerStep, progress: progress)
+    }
+
+    /// Backs up the database file at `sourcePath`, as ``run(from:to:replacing:busyTimeout:pagesPerStep:progress:)-(DatabaseLocation,_,_,_,_,_)``.
+    public static func run(from sourcePath: String, to destinationPath: String, replacing: Bool,
+                           busyTimeout: Duration, pagesPerStep: Int = -1,
+                           progress: (BackupProgress) -> Void = { _ in }) throws -> BackupResult {
+        let busyTimeoutMilliseconds = busyTimeout.clampedMilliseconds
         let started = ContinuousClock.now
         let destination = URL(fileURLWithPath: destinationPath).standardizedFileURL.path
         guard FileManager.default.fileExists(atPath: sourcePath) else { throw BackupError.databaseMissing(sourcePath) }
@@ -62,7 +82,7 @@ public enum DatabaseBackup {
         try DurableFile.checkCanCreate(destination, replacing: replacing)
 
         let source = try BackupError.naming(sourcePath) {
-            try Database(path: sourcePath, mode: .queryOnly, configuration: .init(busyTimeoutMilliseconds: busyTimeoutMilliseconds))
+            try Database(path: sourcePath, mode: .queryOnly, configuration: .init(busyTimeout: .milliseconds(busyTimeoutMilliseconds)))
         }
         let temporaryFile = try DurableFile.createTemporary(besides: destination)
         let temporary = temporaryFile.path

@@ -14,17 +14,24 @@ extension DatabaseCheck {
         return try check(database, migrations: migrations)
     }
 
+    /// Checks the file at `path`, the busy timeout in milliseconds.
+    @available(*, deprecated, renamed: "run(onFileAt:busyTimeout:migrations:)")
+    public static func run(onFileAt path: String, busyTimeoutMilliseconds: Int32,
+                           migrations: MigrationSet = .embedded(.sqlite)) throws -> Report {
+        try run(onFileAt: path, busyTimeout: .milliseconds(busyTimeoutMilliseconds), migrations: migrations)
+    }
+
     /// Opens the file at `path` read-only and checks it. A file SQLite cannot open as a
     /// database is reported as an integrity problem, like damage found inside one.
     ///
     /// - Throws: ``BackupError/databaseMissing(_:)`` when there is no file (none is created);
     ///   `SQLiteError` when the check cannot run.
-    public static func run(onFileAt path: String, busyTimeoutMilliseconds: Int32 = 5_000,
+    public static func run(onFileAt path: String, busyTimeout: Duration = .seconds(5),
                            migrations: MigrationSet = .embedded(.sqlite)) throws -> Report {
         guard FileManager.default.fileExists(atPath: path) else { throw BackupError.databaseMissing(path) }
         let database: Database
         do {
-            database = try Database(path: path, mode: .queryOnly, configuration: .init(busyTimeoutMilliseconds: busyTimeoutMilliseconds))
+            database = try Database(path: path, mode: .queryOnly, configuration: .init(busyTimeout: busyTimeout))
         } catch let error as SQLiteError where error.isCorruption {
             return Report(problems: [unreadable(error)], summary: nil, latestKnownVersion: migrations.latestVersion)
         }

@@ -66,7 +66,7 @@ package enum DatabaseFile {
         while opened == nil {
             do {
                 opened = try Database(path: path, mode: .queryOnly,
-                                      configuration: .init(busyTimeoutMilliseconds: busyTimeoutMilliseconds))
+                                      configuration: .init(busyTimeout: .milliseconds(busyTimeoutMilliseconds)))
             } catch let error as SQLiteError where error.isOpenOrPermissionProblem {
                 guard FileManager.default.fileExists(atPath: path) else { return nil }
                 // Another process may have created the file between the open and this check.
@@ -102,7 +102,7 @@ package enum DatabaseFile {
         path: String, busyTimeoutMilliseconds: Int32, migrations: MigrationSet = .embedded(.sqlite),
         upTo target: Int? = nil, onApplied: (Migration) -> Void = { _ in }
     ) throws -> Database {
-        let configuration = Database.Configuration(busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        let configuration = Database.Configuration(busyTimeout: .milliseconds(busyTimeoutMilliseconds))
         if !FileManager.default.fileExists(atPath: path),
            let created = try createWhole(path, configuration: configuration, migrations: migrations, upTo: target, onApplied: onApplied) {
             created.forEach(onApplied)

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import SQLiteCore
 import StockroomMigrations
+import TextFormats
 
 /// What a finished restore did.
 public struct RestoreResult: Sendable {
@@ -35,25 +36,39 @@ public enum DatabaseRestore {
     ///   - live: the database whose content is replaced.
     ///   - replacingContent: restore even when the live database holds items, drafts or
     ///     tables of its own (`--force`).
-    ///   - busyTimeoutMilliseconds: how long to wait for the live database's write lock.
+    ///   - busyTimeout: how long to wait for the live database's write lock.
     ///   - now: dates the safety copy's name.
     /// - Throws: ``BackupError``, ``DatabaseFileError/foreign(path:tables:)`` for another
     ///   program's file (even when `replacingContent`), or `SQLiteError` (busy: the live
     ///   database stayed locked).
     ///   On any failure the live database is as it was, and no safety copy is left.
     public static func run(from sourcePath: String, into live: DatabaseLocation, replacingContent: Bool,
-                           busyTimeoutMilliseconds: Int32, now: Date = Date()) throws -> RestoreResult {
+                           busyTimeout: Duration, now: Date = Date()) throws -> RestoreResult {
         guard let livePath = live.filePath else { throw BackupError.serverDatabase(live.description, operation: "restore") }
-        return try run(from: sourcePath, into: livePath, replacingContent: replacingContent,
-                       busyTimeoutMilliseconds: busyTimeoutMilliseconds, now: now)
+        return try run(from: sourcePath, into: livePath, replacingContent: replacingContent, busyTimeout: busyTimeout, now: now)
     }
 
-    /// Restores into the database file at `livePath`, as ``run(from:into:replacingContent:busyTimeoutMilliseconds:now:)-(_,DatabaseLocation,_,_,_)``.
+    /// Restores into the database at `live`, the busy timeout in milliseconds.
+    @available(*, deprecated, message: "give the busy timeout as a Duration: busyTimeout:")
+    public static func run(from sourcePath: String, into live: DatabaseLocation, replacingContent: Bool,
+                           busyTimeoutMilliseconds: Int32, now: Date = Date()) throws -> RestoreResult {
+        try run(from: sourcePath, into: live, replacingContent: replacingContent, busyTimeout: .milliseconds(busyTimeoutMilliseconds), now: now)
+    }
+
+    /// Restores into the database file at `livePath`, the busy timeout in milliseconds.
+    @available(*, deprecated, message: "give the busy timeout as a Duration: busyTimeout:")
     public static func run(from sourcePath: String, into livePath: String, replacingContent: Bool,
                            busyTimeoutMilliseconds: Int32, now: Date = Date()) throws -> RestoreResult {
+        try run(from: sourcePath, into: livePath, replacingContent: replacingContent, busyTimeout: .milliseconds(busyTimeoutMilliseconds), now: now)
+    }
+
+    /// Restores into the database file at `livePath`, as ``run(from:into:replacingContent:busyTimeout:now:)-(_,DatabaseLocation,_,_,_)``.
+    public static func run(from sourcePath: String, into livePath: String, replacingContent: Bool,
+                           busyTimeout: Duration, now: Date = Date()) throws -> RestoreResult {
+        let busyTimeoutMilliseconds = busyTimeout.clampedMilliseconds
         guard FileManager.default.fileExists(atPath: sourcePath) else { throw BackupError.databaseMissing(sourcePath) }
         if DurableFile.isSameFile(sourcePath, livePath) { throw BackupError.sameFile(sourcePath) }
-        let configuration = Database.Configuration(busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        let configuration = Database.Configuration(busyTimeout: .milliseconds(busyTimeoutMilliseconds))
         let source = try BackupError.naming(sourcePath) {
             try Database(path: sourcePath, mode: .queryOnly, configuration: configuration)
         }

@@ -39,7 +39,7 @@ struct BackupCommand: ParsableCommand {
         defer { progress.end() }
         let result = try DatabaseBackup.run(
             from: database.resolvedLocation(), to: destination, replacing: force,
-            busyTimeoutMilliseconds: database.busyTimeoutMilliseconds,
+            busyTimeout: database.busyTimeoutDuration,
             pagesPerStep: progress.isShown ? 256 : -1, progress: progress.show)
         progress.end()
         let summary = result.summary

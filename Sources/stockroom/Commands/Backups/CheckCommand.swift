@@ -33,7 +33,7 @@ struct CheckCommand: ParsableCommand {
     func run() throws {
         let location = database.resolvedLocation()
         let path = location.description
-        let report = try DatabaseCheck.run(at: location, busyTimeoutMilliseconds: database.busyTimeoutMilliseconds)
+        let report = try DatabaseCheck.run(at: location, busyTimeout: database.busyTimeoutDuration)
         switch format {
         case .text: printText(report, path: path)
         case .json: Output.line(json(report, path: path))

@@ -29,7 +29,7 @@ struct RestoreCommand: ParsableCommand {
     func run() throws {
         let result = try DatabaseRestore.run(
             from: source, into: database.resolvedLocation(), replacingContent: force,
-            busyTimeoutMilliseconds: database.busyTimeoutMilliseconds)
+            busyTimeout: database.busyTimeoutDuration)
         let summary = result.summary
         let kept = result.safetyCopyPath.map { "; the replaced content is kept in \($0)" } ?? " (it had no tables, so no safety copy was needed)"
         Output.line("Restored \(summary.itemsAndDrafts) (schema version \(summary.schemaVersion)) from \(source) into \(result.livePath)\(kept)")

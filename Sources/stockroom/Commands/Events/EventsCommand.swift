@@ -50,9 +50,9 @@ struct EventsCommand: ParsableCommand {
     }
 
     func run() throws {
-        let output = EventOutput(format: format)
         guard follow else {
             let store = try database.openStoreForReading(.itemHistoryPositions)
+            var output = EventOutput(format: format, names: store)
             let last = try store.items.lastEventPosition()
             guard after <= last else {
                 throw ObservationError.positionBeyondHistory(path: database.resolvedLocation().description, position: after, last: last)
@@ -61,7 +61,7 @@ struct EventsCommand: ParsableCommand {
             while true {
                 let page = try store.items.events(after: position, limit: 1_000)
                 guard let last = page.last else { break }
-                guard output.write(page) else { return }
+                guard try output.write(page) else { return }
                 position = last.position
             }
             return
@@ -69,10 +69,13 @@ struct EventsCommand: ParsableCommand {
         let stop = EventFollowing.stopOnSignalsAndClosedOutput()
         let follower = try HistoryFollower(location: database.resolvedLocation(), after: after,
                                            busyTimeout: .milliseconds(database.busyTimeoutMilliseconds), stopSignal: stop)
+        // The names of items whose naming event came before `--after`: read from a store of
+        // its own, opened only for the table, which JSON Lines does not need.
+        var output = EventOutput(format: format, names: format == .table ? try database.openStoreForReading(.itemHistoryPositions) : nil)
         while true {
             let page = try follower.next()
             // Empty: stopped by a signal or a closed pipe; a failed write: the reader is gone.
-            guard !page.isEmpty, output.write(page) else { return }
+            guard !page.isEmpty, try output.write(page) else { return }
         }
     }
 }
@@ -80,20 +83,30 @@ struct EventsCommand: ParsableCommand {
 /// Prints events, one line each, written out per page.
 struct EventOutput {
     let format: EventsCommand.EventFormat
-    private var headerWritten = false
+    /// Where the table reads the name of an item whose naming event it has not printed.
+    private let store: InventoryStore?
+    /// Each item's name as of the last event printed: the table shows it beside the id, whose
+    /// short form alone may not tell items apart.
+    private var names: [Item.ID: String] = [:]
 
-    init(format: EventsCommand.EventFormat) {
+    init(format: EventsCommand.EventFormat, names store: InventoryStore?) {
         self.format = format
-        if format == .table { headerWritten = EventOutput.emit(Presentation.eventHeader + "\n") }
+        self.store = store
+        if format == .table { EventOutput.emit(Presentation.eventHeader + "\n") }
     }
 
     /// Writes and flushes `events`; false when standard output is closed (a reader gone).
-    func write(_ events: [PositionedItemEvent]) -> Bool {
+    mutating func write(_ events: [PositionedItemEvent]) throws -> Bool {
         var text = ""
         for event in events {
             switch format {
             case .jsonl: text += JSONPresentation.object(for: event)
-            case .table: text += Presentation.eventLine(event)
+            case .table:
+                let recorded = event.recorded
+                let name = try Presentation.nameGiven(by: recorded.event) ?? names[recorded.itemID]
+                    ?? store?.items.name(id: recorded.itemID, atVersion: recorded.version)
+                names[recorded.itemID] = name
+                text += Presentation.eventLine(event, name: name)
             }
             text += "\n"
         }

@@ -11,7 +11,7 @@ enum ItemReads {
         let items = try database.openStoreForReading(.items).items
         switch format {
         case .table:
-            Output.lines(Presentation.table(for: try items.items(matching: query)))
+            Output.lines(Presentation.table(for: try items.list(matching: query)))
         case .json:
             var first = true
             Output.write("[")

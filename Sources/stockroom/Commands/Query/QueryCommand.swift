@@ -69,7 +69,7 @@ struct QueryCommand: ParsableCommand {
                                    maximumValueLength: maxValueLength, maximumMemory: Int64(maxMemory) << 20)
         var writer = format.resultWriter()
         do {
-            try query.run(at: database.resolvedLocation(), busyTimeoutMilliseconds: database.busyTimeoutMilliseconds,
+            try query.run(at: database.resolvedLocation(), busyTimeout: database.busyTimeoutDuration,
                           begin: { writer.begin(columns: $0) }, row: { writer.write($0) })
         } catch let error as UntrustedQueryError {
             throw failure(error)

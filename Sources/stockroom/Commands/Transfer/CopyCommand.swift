@@ -61,7 +61,7 @@ struct CopyCommand: ParsableCommand {
         var lastShown = -1.0
         let summary = try InventoryCopy.run(
             from: source, to: destination, replacing: force,
-            busyTimeoutMilliseconds: Int32((busyTimeout * 1000).rounded())
+            busyTimeout: .milliseconds(Int64((busyTimeout * 1000).rounded()))
         ) { step in
             guard progress.isShown else { return }
             let seconds = elapsed()
