@@ -106,8 +106,9 @@ let package = Package(
             dependencies: ["EmbedMigrationsTool"]
         ),
 
-        // Shared test helpers: temporary folders and running real processes.
-        .target(name: "StockroomTestSupport", path: "Tests/Support"),
+        // Shared test helpers: temporary folders, running real processes, the item's shape
+        // (from Inventory's field declaration).
+        .target(name: "StockroomTestSupport", dependencies: ["Inventory"], path: "Tests/Support"),
         .testTarget(name: "SQLiteCoreTests", dependencies: ["StockroomTestSupport", "SQLiteCore", "CSQLite"]),
         .testTarget(name: "MigrationsTests", dependencies: ["StockroomTestSupport", "StockroomMigrations", "SQLiteCore", "CSQLite", "PostgresCore"]),
         .testTarget(name: "InventoryTests", dependencies: ["StockroomTestSupport", "Inventory", "TextFormats"]),

@@ -144,10 +144,12 @@ public enum OptionalTextField: Int, CaseIterable, Hashable, Sendable {
     }
 
     /// The longest text, counted in Unicode scalars (as SQLite's `length()` and PostgreSQL's
-    /// `char_length()` count, so the CHECKs say the same).
+    /// `char_length()` count, so the CHECKs say the same). Declared here, with the field: the
+    /// options' help, the forms' `maxlength`, the OpenAPI document and the refusals read it
+    /// from here, and the migration adding the field mirrors it in its CHECKs.
     public var maximumLength: Int {
         switch self {
-        case .location: ItemLocation.maximumLength
+        case .location: 200
         }
     }
 

@@ -10,7 +10,7 @@
 public struct ItemLocation: Hashable, Sendable, CustomStringConvertible {
     /// The longest location, counted in Unicode scalars (as SQLite's `length()` and
     /// PostgreSQL's `char_length()` count, so the CHECKs say the same).
-    public static let maximumLength = 200
+    public static let maximumLength = OptionalTextField.location.maximumLength
 
     /// The location's text, trimmed.
     public let text: String

@@ -126,6 +126,21 @@ import Testing
             try run(target, ["items", "update", id] + Sample.arguments(field, first: false))
         }
 
+        // The limit declared with the field is its SQLite CHECK's too: the longest text is
+        // stored (above), one scalar more written by hand is refused, on items and drafts.
+        // (PostgreSQL's CHECK bounds the bytes, as a server in SQL_ASCII counts them.)
+        if target.schema == nil {
+            try run(target, ["draft", "add"])
+            for field in fields {
+                guard case .optionalText(let optional) = field.kind else { continue }
+                let tooLong = String(repeating: "x", count: optional.maximumLength + 1)
+                for table in ["items", "drafts"] {
+                    let refused = try Processes.sqlite3(target.db, "UPDATE \(table) SET \(field.column) = '\(tooLong)';")
+                    #expect(refused.status != 0 && refused.stderr.contains("CHECK constraint failed"), "\(table).\(field.column): \(refused)")
+                }
+            }
+        }
+
         // Export and import back, in both formats, into a fresh target of the same engine.
         let header = try run(target, ["export", "--format", "csv"]).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
         for field in fields {

@@ -76,8 +76,10 @@ import Testing
         let directory = TemporaryDirectory()
         let path = try migratedDatabase(directory)
         let result = try Processes.sqlite3(path, """
-            INSERT INTO items VALUES ('\(Self.id)', 'Keyboard', 'blue', 'in_stock', 100, NULL, \(Self.time), \(Self.time), 'Shelf B3');
-            INSERT INTO drafts VALUES ('01937f4e-4444-7000-8000-00000000000d', 'adding', NULL, '01937f4e-5555-7000-8000-00000000000e', '', NULL, 'out_of_stock', NULL, 1, \(Self.time), \(Self.time), NULL);
+            INSERT INTO items (id, name, color, status, quantity, is_on_back_order, created_at, updated_at, location)
+            VALUES ('\(Self.id)', 'Keyboard', 'blue', 'in_stock', 100, NULL, \(Self.time), \(Self.time), 'Shelf B3');
+            INSERT INTO drafts (id, kind, source_item_id, item_id, name, color, status, quantity, is_on_back_order, created_at, updated_at, location)
+            VALUES ('01937f4e-4444-7000-8000-00000000000d', 'adding', NULL, '01937f4e-5555-7000-8000-00000000000e', '', NULL, 'out_of_stock', NULL, 1, \(Self.time), \(Self.time), NULL);
             """, options: ["-bail"])
         #expect(result.status == 0, "\(result)")
         let list = try Processes.stockroom(["items", "list", "--db", path, "--format", "json"])

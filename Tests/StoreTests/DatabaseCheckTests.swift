@@ -31,10 +31,10 @@ import Testing
         try #require(store.database).execute("""
             DROP TRIGGER items_record_added;
             PRAGMA ignore_check_constraints = ON;
-            INSERT INTO items VALUES ('00000000-0000-7000-8000-000000000001', 'No quantity', NULL, 'in_stock', NULL, NULL, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', NULL);
-            INSERT INTO items VALUES ('00000000-0000-7000-8000-000000000002', 'Purple', 'purple', 'out_of_stock', NULL, 0, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', NULL);
-            INSERT INTO items VALUES ('00000000-0000-7000-8000-000000000003', '   ', NULL, 'in_stock', 2, NULL, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', NULL);
-            INSERT INTO drafts VALUES ('00000000-0000-7000-8000-000000000004', 'duplicating', NULL, '00000000-0000-7000-8000-000000000005', '', NULL, 'in_stock', 1, NULL, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', NULL);
+            INSERT INTO items (id, name, color, status, quantity, is_on_back_order, created_at, updated_at) VALUES ('00000000-0000-7000-8000-000000000001', 'No quantity', NULL, 'in_stock', NULL, NULL, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z');
+            INSERT INTO items (id, name, color, status, quantity, is_on_back_order, created_at, updated_at) VALUES ('00000000-0000-7000-8000-000000000002', 'Purple', 'purple', 'out_of_stock', NULL, 0, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z');
+            INSERT INTO items (id, name, color, status, quantity, is_on_back_order, created_at, updated_at) VALUES ('00000000-0000-7000-8000-000000000003', '   ', NULL, 'in_stock', 2, NULL, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z');
+            INSERT INTO drafts (id, kind, source_item_id, item_id, name, color, status, quantity, is_on_back_order, created_at, updated_at) VALUES ('00000000-0000-7000-8000-000000000004', 'duplicating', NULL, '00000000-0000-7000-8000-000000000005', '', NULL, 'in_stock', 1, NULL, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z');
             PRAGMA ignore_check_constraints = OFF;
             """)
         let report = try DatabaseCheck.run(on: try #require(store.database))
