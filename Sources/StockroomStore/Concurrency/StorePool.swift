@@ -22,13 +22,16 @@ import Synchronization
 /// ``InventoryStore`` is a connection, not `Sendable`; each one is opened, used and closed on
 /// the thread that owns it, so nothing crosses threads but `Sendable` closures and results.
 /// Several connections let reads run beside a write (SQLite's WAL; a server's MVCC). On a file
-/// the pool's writes run on one of its threads, in the order asked (``serializesWrites``);
+/// the pool's writes run on one of its threads, in the order asked (``serializesWrites``), and
+/// the grouped writes waiting there at a time share one commit (``groupedWrite(_:)``);
 /// against other processes' writes they still take turns, each waiting up to the busy timeout,
 /// then failing as busy.
 public final class StorePool: Sendable {
     /// One piece of work for whichever thread is free, or the signal for a thread to stop.
     private enum Job: Sendable {
         case work(@Sendable (InventoryStore) -> Void)
+        /// A write that may share its transaction with the grouped writes queued beside it.
+        case grouped(GroupedWrite)
         case stop
     }
 
@@ -47,6 +50,30 @@ public final class StorePool: Sendable {
             while true {
                 available.wait()
                 if let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { return job }
+            }
+        }
+
+        /// The oldest job, waiting for one; when it is a grouped write, the grouped writes
+        /// queued right behind it too (up to `limit` in all), in order. Only a lane with one
+        /// thread takes groups (the writer's).
+        func nextGroup(limit: Int) -> (first: Job, grouped: [GroupedWrite]) {
+            while true {
+                available.wait()
+                let taken: (Job, [GroupedWrite])? = jobs.withLock { jobs in
+                    guard !jobs.isEmpty else { return nil }
+                    let first = jobs.removeFirst()
+                    guard case .grouped(let write) = first else { return (first, []) }
+                    var group = [write]
+                    while group.count < limit, case .grouped(let next)? = jobs.first {
+                        group.append(next)
+                        jobs.removeFirst()
+                    }
+                    return (first, group)
+                }
+                guard let (first, group) = taken else { continue }
+                // One signal per job taken: each was (or is about to be) signalled by `add`.
+                for _ in group.dropFirst() { available.wait() }
+                return (first, group)
             }
         }
     }
@@ -141,7 +168,11 @@ public final class StorePool: Sendable {
                     return
                 }
                 opened.resume()
-                serve(store, from: number == 0 && hasWriter ? writes : reads)
+                if number == 0 && hasWriter {
+                    serveWrites(store)
+                } else {
+                    serve(store, from: reads)
+                }
             }
         }
     }
@@ -155,10 +186,71 @@ public final class StorePool: Sendable {
             case .work(let body):
                 reconnection.attemptIfDue(store)
                 body(store)
+            case .grouped(let write):
+                reconnection.attemptIfDue(store)
+                _ = write.run(store)
+                write.answer()
             case .stop: return
             }
         }
     }
+
+    /// The most grouped writes one commit takes: a bound on how long a group's transaction
+    /// holds the write lock against other processes, and on how many run again alone when
+    /// the group is not applied. 16 clients queue at most 16.
+    static let largestGroup = 64
+
+    /// The writer lane's loop (on a file): the writes in the order asked, the grouped writes
+    /// waiting at the moment one is taken committed together (``groupedWrite(_:)``).
+    private func serveWrites(_ store: InventoryStore) {
+        while true {
+            let (first, group) = writes.nextGroup(limit: StorePool.largestGroup)
+            switch first {
+            case .work(let body): body(store)
+            case .grouped: commit(group, on: store)
+            case .stop: return
+            }
+        }
+    }
+
+    /// Runs `group` in one transaction with one commit, each write in its savepoint, and
+    /// answers every caller after the commit is durable. A write that fails is rolled back
+    /// alone and its caller gets its own error, after the others' commit.
+    ///
+    /// When the shared transaction is not applied (its COMMIT failed before the commit record,
+    /// or SQLite ended it after a write's error), each write runs again alone, in order, and
+    /// its caller gets that outcome: exactly the error (or success) it would have got had it
+    /// never been grouped, where reporting the group's error to all would fail writes that
+    /// alone succeed (a group too large for the disk's last free pages, one write whose error
+    /// ends the transaction). This is why a grouped body may only use the store. When the
+    /// commit's outcome is unknown (an fsync failed), every caller gets that error and nothing
+    /// runs again: a write that was saved must not be applied twice.
+    private func commit(_ group: [GroupedWrite], on store: InventoryStore) {
+        guard group.count > 1 else {
+            _ = group[0].run(store)
+            group[0].answer()
+            return
+        }
+        do {
+            try store.connection.commitTogether(group.map { write in { write.run(store) } })
+            groupsCommitted.add(1, ordering: .relaxed)
+            for write in group { write.answer() }
+        } catch GroupCommitFailure.notApplied {
+            for write in group {
+                _ = write.run(store)
+                write.answer()
+            }
+        } catch GroupCommitFailure.couldNotBegin(let error), GroupCommitFailure.outcomeUnknown(let error) {
+            for write in group { write.fail(error) }
+        } catch {
+            for write in group { write.fail(error) }
+        }
+    }
+
+    /// How many groups of two writes or more shared a commit: what a test or benchmark reads
+    /// to see that writes were grouped.
+    package var groupCommits: Int { groupsCommitted.load(ordering: .relaxed) }
+    private let groupsCommitted = Atomic<Int>(0)
 
     /// When a thread's PostgreSQL connection broke (the server restarted), it connects again
     /// before its next job, at most once per pause; the pauses double from
@@ -204,6 +296,32 @@ public final class StorePool: Sendable {
     /// they were asked for.
     public func write<T: Sendable>(_ body: @escaping @Sendable (InventoryStore) throws -> T) async throws -> T {
         try await run(body, in: hasWriter ? writes : reads)
+    }
+
+    /// Runs `body` in one write transaction with a store on one of the pool's threads and
+    /// returns its result, after the transaction is durable: ``write(_:)`` for the many small
+    /// writes of a server's clients.
+    ///
+    /// On a file the pool's writes take turns on its writer thread, and a commit waits for the
+    /// disk's sync: one writer makes as many commits a second as the disk takes syncs. So the
+    /// grouped writes waiting for the writer when it is free run in one transaction, each in
+    /// a savepoint of its own, and share one COMMIT and one sync. Each caller still gets only
+    /// its own outcome: a body that throws (a refused write: a constraint, a version conflict)
+    /// is rolled back alone, its error its own; the others are saved. Every caller is answered
+    /// after the shared COMMIT is durable. When that COMMIT fails, each body runs again alone
+    /// and its caller gets what it gets then, which is what it would have got had it not been
+    /// grouped; an unknown outcome (a failed sync) is every caller's error. A write that waits
+    /// alone runs alone, as ``write(_:)``. On a PostgreSQL server each runs in its own
+    /// transaction, side by side (the server makes concurrent commits share its syncs).
+    ///
+    /// `body` must only use the store until it returns (no output, no counting, nothing sent):
+    /// it may run twice, once in a group that is then not applied. Its writes are applied
+    /// together or not at all, as in ``InventoryStore/write(_:)``. Use ``write(_:)`` for work
+    /// that needs a transaction of its own (an import, a migration).
+    public func groupedWrite<T: Sendable>(_ body: @escaping @Sendable (InventoryStore) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            (hasWriter ? writes : reads).add(.grouped(GroupedWrite(body, answering: continuation)))
+        }
     }
 
     /// Runs `body` on a pool thread without waiting for it (a streamed export, which reports
