@@ -83,6 +83,21 @@ public final class StorePool: Sendable {
     /// Writes when ``serializesWrites``: one thread (the first) takes them, one at a time, in
     /// the order asked.
     private let writes = Lane()
+    /// Streamed exports (``start(_:)``), on threads and stores of their own. An export holds its
+    /// thread for as long as its client takes to download it: on the reading threads, three
+    /// slow downloads held all three, and every page waited behind them (BENCHMARKS.md,
+    /// "Exports beside pages"). Here at most ``exportingThreads`` run at once; a further one
+    /// waits its turn in this lane, never refused, and the reads keep their threads. The
+    /// threads and their stores are opened at the first export, so a pool that never exports
+    /// holds no more connections than ``size`` (a PostgreSQL server's connections are few).
+    private let exports = Lane()
+    private let exportThreadsStarted = Atomic<Bool>(false)
+    /// How each thread opens its store: kept for the export threads, opened on demand.
+    private let open: @Sendable () throws -> InventoryStore
+    /// How many threads (and stores) take the exports.
+    package let exportingThreads: Int
+    /// How many export threads a pool has by default: two downloads at once, a third waits.
+    public static let defaultExportConnections = 2
     /// Whether the pool's own writes take turns in the process before asking the database:
     /// true on a file. SQLite lets one connection write at a time, and a connection that finds
     /// the lock taken sleeps in its busy handler (1, 2, 5, ... 100 ms at a time) whether or not
@@ -100,7 +115,8 @@ public final class StorePool: Sendable {
     /// left for reads.
     private var hasWriter: Bool { serializesWrites && size > 1 }
     private let stopped = DispatchGroup()
-    /// How many threads, and so connections, the pool has.
+    /// How many threads, and so connections, take the pool's reads and writes (the export
+    /// threads come besides).
     public let size: Int
     /// Where the stores are, when the pool was opened for a location: what the server's event
     /// streams observe (`CommitBroadcast`).
@@ -125,7 +141,8 @@ public final class StorePool: Sendable {
                             connections: Int = defaultConnections) async throws -> StorePool {
         let milliseconds = busyTimeout.clampedMilliseconds
         let isFile = location.filePath != nil
-        return try await StorePool(size: connections, serializesWrites: isFile && !readOnly, location: location) {
+        return try await StorePool(size: connections, serializesWrites: isFile && !readOnly, location: location,
+                                   exportConnections: defaultExportConnections) {
             if readOnly {
                 return try InventoryStore.reading(location: location, busyTimeoutMilliseconds: milliseconds, contents: .itemHistory)
             }
@@ -138,13 +155,20 @@ public final class StorePool: Sendable {
     /// The first is opened before the others start, so a database that needs creating or
     /// migrating is created and migrated once, not raced by `size` connections.
     ///
+    /// `exportConnections` more stores, each on its own thread opened at the first streamed
+    /// export, take the exports (``start(_:)``), so that slow downloads never hold the threads
+    /// that read.
+    ///
     /// - Throws: the first store's opening error (nothing is left running).
     public init(size: Int, serializesWrites: Bool = false, location: DatabaseLocation? = nil,
+                exportConnections: Int = defaultExportConnections,
                 open: @escaping @Sendable () throws -> InventoryStore) async throws {
-        precondition(size >= 1)
+        precondition(size >= 1 && exportConnections >= 1)
         self.size = size
         self.location = location
         self.serializesWrites = serializesWrites
+        exportingThreads = exportConnections
+        self.open = open
         for index in 0..<size {
             do {
                 try await startThread(number: index, open: open)
@@ -324,17 +348,45 @@ public final class StorePool: Sendable {
         }
     }
 
-    /// Runs `body` on a pool thread without waiting for it (a streamed export, which reports
-    /// through its own channel).
+    /// Runs `body` on one of the export threads without waiting for it (a streamed export,
+    /// which reports through its own channel), after the exports asked before it.
     package func start(_ body: @escaping @Sendable (InventoryStore) -> Void) {
-        reads.add(.work(body))
+        if !exportThreadsStarted.exchange(true, ordering: .acquiringAndReleasing) { startExportThreads() }
+        exports.add(.work(body))
     }
 
-    /// How many threads take reads (and the work of ``start(_:)``): all but the writer.
+    private func startExportThreads() {
+        for number in 0..<exportingThreads {
+            stopped.enter()
+            DedicatedThread.start(name: "stockroom-export-\(number)") { [self] in
+                defer { stopped.leave() }
+                let store: InventoryStore
+                do {
+                    store = try open()
+                } catch {
+                    // No store of its own (the server refused another connection): its share
+                    // of the exports goes to the reading threads, as before the lane, rather
+                    // than being refused.
+                    while true {
+                        switch exports.next() {
+                        case .work(let body): reads.add(.work(body))
+                        case .grouped(let write): reads.add(.grouped(write))
+                        case .stop: return
+                        }
+                    }
+                }
+                serve(store, from: exports)
+            }
+        }
+    }
+
+    /// How many threads take reads: all of ``size`` but the writer.
     package var readingThreads: Int { hasWriter ? size - 1 : size }
 
     /// How many jobs wait for a free thread: what was asked of the store and has not started.
-    package var queuedJobs: Int { reads.jobs.withLock { $0.count } + writes.jobs.withLock { $0.count } }
+    package var queuedJobs: Int {
+        reads.jobs.withLock { $0.count } + writes.jobs.withLock { $0.count } + exports.jobs.withLock { $0.count }
+    }
 
     /// Lets every thread finish the work queued before this call, then closes the stores;
     /// returns when all threads have ended.
@@ -343,6 +395,9 @@ public final class StorePool: Sendable {
         // needs is left unread, harmless.
         if hasWriter { writes.add(.stop) }
         for _ in 0..<readingThreads { reads.add(.stop) }
+        if exportThreadsStarted.load(ordering: .acquiring) {
+            for _ in 0..<exportingThreads { exports.add(.stop) }
+        }
         stopped.wait()
     }
 }
