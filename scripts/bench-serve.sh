@@ -8,17 +8,21 @@
 #   W10     writes: POST /api/items from 16 connections (wrk, distinct bodies) against the
 #           same inserts each in its own durable transaction on one raw C connection
 #           (Benchmarks/Serve/floor.c: the disk's floor); acknowledged writes/s and p99;
-#           every 201 checked against the rows found afterwards.
+#           every 201 checked against the rows found afterwards. Beside them, the contrast: 16
+#           `stockroom items add` processes at once (Benchmarks/Serve/cli_writers.py), which
+#           cannot share a commit.
 #   W10b    adjustments: POST /api/items/{id}/adjustments {"by":1} on one item from 16
 #           connections (wrk, Benchmarks/Serve/post-adjustments.lua) against the same relative
 #           UPDATE in its own durable transaction on one raw C connection
 #           (Benchmarks/Serve/floor-adjust.c); the stored quantity checked against the 200s.
 #   export  GET /api/export of the 1M items against `stockroom export` (wall time, RSS).
+#   pages-exports  the first page's latencies while 3, then 4, clients download /api/export
+#           at 200 KB/s each (Benchmarks/Serve/slow_exports.py): do exports starve reads?
 # The two sides of each comparison alternate, ROUNDS times, in one run; the load average is
 # printed beside every figure (other work on the machine shows there).
 #   scripts/bench-serve.sh                 1M items, 20 s per wrk run, 2 rounds
 #   ITEMS=20000 DURATION=3 ROUNDS=1 scripts/bench-serve.sh     a quick check that it all runs
-#   ONLY=W10 scripts/bench-serve.sh        one comparison (W9, W10, W10b, export; comma-separated)
+#   ONLY=W10 scripts/bench-serve.sh        one comparison (W9, W10, W10b, pages-exports, export; comma-separated)
 # Needs `scripts/setup.sh --bench` (wrk, gcc); Datasette goes into .build/bench-venv (PyPI),
 # never into the product.
 set -euo pipefail
@@ -27,7 +31,7 @@ cd "$(dirname "$0")/.."
 items=${ITEMS:-1000000}
 duration=${DURATION:-20}
 rounds=${ROUNDS:-2}
-only=${ONLY:-W9,W10,W10b,export}   # e.g. ONLY=W10 runs that comparison alone
+only=${ONLY:-W9,W10,W10b,pages-exports,export}   # e.g. ONLY=W10 runs that comparison alone
 want() { [[ ",$only," == *",$1,"* ]]; }
 work=.build/bench-serve
 mkdir -p "$work"
@@ -150,6 +154,11 @@ for round in $(seq "$rounds"); do
     rm -f "$target"*; cp "$empty" "$target"
     before=$(load)
     echo "W10 round $round raw C floor: $("$work/floor" "$target" "$duration") (load $before -> $(load))"
+
+    target="$work/w10-cli.sqlite"
+    rm -f "$target"*; cp "$empty" "$target"
+    before=$(load)
+    echo "W10 round $round 16 CLI processes: $(python3 Benchmarks/Serve/cli_writers.py "$stockroom" "$target" "$duration") (load $before -> $(load))"
 done
 fi
 
@@ -180,6 +189,22 @@ for round in $(seq "$rounds"); do
     before=$(load)
     echo "W10b round $round raw C floor: $("$work/floor-adjust" "$work/w10b-floor.sqlite" "$item" "$duration") (load $before -> $(load))"
 done
+fi
+
+# ---- pages-exports ----
+if want pages-exports; then
+port=$(free_port)
+"$stockroom" serve --db "$file" --port "$port" 2>"$work/serve-pages-exports.log" >/dev/null &
+pid=$!
+wait_http "http://127.0.0.1:$port/api/items?limit=1"
+for round in $(seq "$rounds"); do
+    for exports in 0 3 4; do
+        before=$(load)
+        echo "pages-exports round $round, $exports exports at 200 KB/s: $(python3 Benchmarks/Serve/slow_exports.py "$port" "$duration" "$exports" 200000) (load $before -> $(load))"
+    done
+done
+echo "pages-exports: server peak RSS $(peak_rss_mib $pid) MiB"
+kill $pid; wait $pid || true
 fi
 
 # ---- export ----

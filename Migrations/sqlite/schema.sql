@@ -195,6 +195,8 @@ CREATE VIRTUAL TABLE items_search USING fts5(
     columnsize = 0
 );
 
+CREATE TABLE items_search_positions (position INTEGER PRIMARY KEY);
+
 CREATE TABLE items_search_ranges (
     trigram TEXT NOT NULL,
     head TEXT NOT NULL,
@@ -331,8 +333,18 @@ CREATE TRIGGER items_search_ranges_after_insert AFTER INSERT ON items
 WHEN length(new.name) >= 3 BEGIN
     INSERT INTO items_search_ranges (trigram, head, first_start, last_start)
     SELECT lower(substr(new.name, position, 3)), substr(new.name, 1, 2), substr(new.name, 1, 8), substr(new.name, 1, 8)
+    FROM items_search_positions WHERE position <= length(new.name) - 2
+    ON CONFLICT (trigram, head) DO UPDATE
+        SET first_start = min(first_start, excluded.first_start), last_start = max(last_start, excluded.last_start)
+        WHERE excluded.first_start < first_start OR excluded.last_start > last_start;
+END;
+
+CREATE TRIGGER items_search_ranges_after_insert_long AFTER INSERT ON items
+WHEN length(new.name) > 258 BEGIN
+    INSERT INTO items_search_ranges (trigram, head, first_start, last_start)
+    SELECT lower(substr(new.name, position, 3)), substr(new.name, 1, 2), substr(new.name, 1, 8), substr(new.name, 1, 8)
     FROM (WITH RECURSIVE positions(position) AS (
-              SELECT 1 UNION ALL SELECT position + 1 FROM positions WHERE position + 3 <= length(new.name))
+              SELECT 257 UNION ALL SELECT position + 1 FROM positions WHERE position + 3 <= length(new.name))
           SELECT position FROM positions)
     WHERE true
     ON CONFLICT (trigram, head) DO UPDATE
@@ -344,8 +356,18 @@ CREATE TRIGGER items_search_ranges_after_update AFTER UPDATE OF name ON items
 WHEN length(new.name) >= 3 AND old.name IS NOT new.name BEGIN
     INSERT INTO items_search_ranges (trigram, head, first_start, last_start)
     SELECT lower(substr(new.name, position, 3)), substr(new.name, 1, 2), substr(new.name, 1, 8), substr(new.name, 1, 8)
+    FROM items_search_positions WHERE position <= length(new.name) - 2
+    ON CONFLICT (trigram, head) DO UPDATE
+        SET first_start = min(first_start, excluded.first_start), last_start = max(last_start, excluded.last_start)
+        WHERE excluded.first_start < first_start OR excluded.last_start > last_start;
+END;
+
+CREATE TRIGGER items_search_ranges_after_update_long AFTER UPDATE OF name ON items
+WHEN length(new.name) > 258 AND old.name IS NOT new.name BEGIN
+    INSERT INTO items_search_ranges (trigram, head, first_start, last_start)
+    SELECT lower(substr(new.name, position, 3)), substr(new.name, 1, 2), substr(new.name, 1, 8), substr(new.name, 1, 8)
     FROM (WITH RECURSIVE positions(position) AS (
-              SELECT 1 UNION ALL SELECT position + 1 FROM positions WHERE position + 3 <= length(new.name))
+              SELECT 257 UNION ALL SELECT position + 1 FROM positions WHERE position + 3 <= length(new.name))
           SELECT position FROM positions)
     WHERE true
     ON CONFLICT (trigram, head) DO UPDATE

@@ -68,32 +68,30 @@ struct DraftsAPI: Sendable {
     }
 
     func edit(_ text: String, with edit: ItemEdit) async throws -> IdentifiedDraft {
-        try await pool.write { store in
-            try store.write { try store.drafts.edit(id: try store.drafts.resolveID(text), with: edit) }
+        try await pool.groupedWrite { store in
+            try store.drafts.edit(id: try store.drafts.resolveID(text), with: edit)
         }
     }
 
     func cancel(_ text: String) async throws {
-        try await pool.write { store in
-            try store.write { try store.drafts.cancel(id: try store.drafts.resolveID(text)) }
+        try await pool.groupedWrite { store in
+            try store.drafts.cancel(id: try store.drafts.resolveID(text))
         }
     }
 
     func save(_ text: String) async throws -> Item {
-        try await pool.write { store in
-            try store.write { try store.drafts.save(id: try store.drafts.resolveID(text)) }
+        try await pool.groupedWrite { store in
+            try store.drafts.save(id: try store.drafts.resolveID(text))
         }
     }
 
     /// A new draft: adding (with the fields given) or duplicating an item.
     func start(duplicating itemText: String?, edit: ItemEdit) async throws -> IdentifiedDraft {
-        try await pool.write { store in
-            try store.write {
-                if let itemText {
-                    return try store.drafts.startDuplicating(itemID: try store.items.resolveID(itemText))
-                }
-                return try store.drafts.startAdding(edit)
+        try await pool.groupedWrite { store in
+            if let itemText {
+                return try store.drafts.startDuplicating(itemID: try store.items.resolveID(itemText))
             }
+            return try store.drafts.startAdding(edit)
         }
     }
 
@@ -174,24 +172,22 @@ struct DraftsAPI: Sendable {
     }
 
     func advance(_ text: String, at kind: WizardStep.Kind?, remembering memory: DraftWizard.Memory?, with answer: String) async throws -> Outcome {
-        try await pool.write { store in
-            try store.write {
-                let entry = try store.drafts.draft(id: try store.drafts.resolveID(text))
-                let wizard = DraftsAPI.rebuilt(entry, at: kind, remembering: memory)
-                switch wizard.answering(answer) {
-                case .reask(let reason):
-                    return .reask(wizard, reason)
-                case .next(let next, let edit):
-                    if let edit { _ = try store.drafts.edit(id: entry.id, with: edit) }
-                    return .next(next)
-                case .finished(.save):
-                    return .saved(try store.drafts.save(id: entry.id))
-                case .finished(.cancel):
-                    try store.drafts.cancel(id: entry.id)
-                    return .cancelled
-                case .finished(.quit):
-                    return .kept(wizard)
-                }
+        try await pool.groupedWrite { store in
+            let entry = try store.drafts.draft(id: try store.drafts.resolveID(text))
+            let wizard = DraftsAPI.rebuilt(entry, at: kind, remembering: memory)
+            switch wizard.answering(answer) {
+            case .reask(let reason):
+                return .reask(wizard, reason)
+            case .next(let next, let edit):
+                if let edit { _ = try store.drafts.edit(id: entry.id, with: edit) }
+                return .next(next)
+            case .finished(.save):
+                return .saved(try store.drafts.save(id: entry.id))
+            case .finished(.cancel):
+                try store.drafts.cancel(id: entry.id)
+                return .cancelled
+            case .finished(.quit):
+                return .kept(wizard)
             }
         }
     }

@@ -30,12 +30,10 @@ extension ItemsAPI {
     /// Adjusts the item by `change` (``ItemRepository/adjust(id:by:ifVersion:)``); returns it
     /// with its version after, read in the same write transaction.
     func adjust(_ text: String, by change: Int, ifVersion version: Int?) async throws -> (Item, Int) {
-        try await pool.write { store in
-            try store.write {
-                let id = try store.items.resolveID(text)
-                let adjusted = try store.items.adjust(id: id, by: change, ifVersion: version)
-                return (adjusted, try store.items.version(id: id))
-            }
+        try await pool.groupedWrite { store in
+            let id = try store.items.resolveID(text)
+            let adjusted = try store.items.adjust(id: id, by: change, ifVersion: version)
+            return (adjusted, try store.items.version(id: id))
         }
     }
 }

@@ -133,13 +133,11 @@ struct ItemsAPI: Sendable {
 
     /// Adds `item`; an id already taken is refused with 409.
     func insert(_ item: Item) async throws {
-        try await pool.write { store in
-            try store.write {
-                if (try? store.items.item(id: item.id)) != nil {
-                    throw Problem(.conflict, "an item with id '\(item.id.lowercasedString)' already exists")
-                }
-                try store.items.insert(item)
+        try await pool.groupedWrite { store in
+            if (try? store.items.item(id: item.id)) != nil {
+                throw Problem(.conflict, "an item with id '\(item.id.lowercasedString)' already exists")
             }
+            try store.items.insert(item)
         }
     }
 
@@ -184,12 +182,10 @@ struct ItemsAPI: Sendable {
 
     /// Applies `edit` while the item is at `version`; returns it with its new version.
     func update(_ text: String, with edit: ItemEdit, ifVersion version: Int) async throws -> (Item, Int) {
-        try await pool.write { store in
-            try store.write {
-                let id = try store.items.resolveID(text)
-                let updated = try store.items.update(id: id, with: edit, ifVersion: version)
-                return (updated, try store.items.version(id: id))
-            }
+        try await pool.groupedWrite { store in
+            let id = try store.items.resolveID(text)
+            let updated = try store.items.update(id: id, with: edit, ifVersion: version)
+            return (updated, try store.items.version(id: id))
         }
     }
 
@@ -202,12 +198,10 @@ struct ItemsAPI: Sendable {
     /// Deletes the item while it is at `version`. The empty update first checks the version
     /// and, on a server, locks the row, so no change slips in between.
     func delete(_ text: String, ifVersion version: Int) async throws {
-        try await pool.write { store in
-            try store.write {
-                let id = try store.items.resolveID(text)
-                _ = try store.items.update(id: id, with: ItemEdit(), ifVersion: version)
-                try store.items.delete(id: id)
-            }
+        try await pool.groupedWrite { store in
+            let id = try store.items.resolveID(text)
+            _ = try store.items.update(id: id, with: ItemEdit(), ifVersion: version)
+            try store.items.delete(id: id)
         }
     }
 

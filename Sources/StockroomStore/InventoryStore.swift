@@ -119,7 +119,9 @@ public final class InventoryStore {
         }
     }
 
-    /// Runs `body` in one write transaction spanning any number of repository calls.
+    /// Runs `body` in one write transaction spanning any number of repository calls. Called
+    /// inside another (or inside a grouped write, ``StorePool/groupedWrite(_:)``), it is a
+    /// savepoint of that transaction: rolled back alone when `body` throws.
     ///
     /// On PostgreSQL the transaction runs `body` again from the start when the server reports
     /// a deadlock or serialization failure, so `body` must only use the store (no output, no

@@ -49,12 +49,12 @@ import Testing
     func headOfExportReadsNothing() async throws {
         let fixture = try await ServerFixture()
         try fixture.store().items.insert(contentsOf: (0..<100).map { Item(name: "Item \($0)") })
-        // Every thread that reads held, so that any work asked for stays in the queue, where
-        // the test sees it.
+        // Every thread that exports held, so that any export asked for stays in the queue,
+        // where the test sees it.
         let pool = fixture.server.pool
         let release = DispatchSemaphore(value: 0)
-        for _ in 0..<pool.readingThreads { pool.start { _ in release.wait() } }
-        defer { for _ in 0..<pool.readingThreads { release.signal() } }
+        for _ in 0..<pool.exportingThreads { pool.start { _ in release.wait() } }
+        defer { for _ in 0..<pool.exportingThreads { release.signal() } }
         try await fixture.test { client in
             let head = try await client.send(.head, "/api/export?format=csv")
             #expect(head.status == .ok)

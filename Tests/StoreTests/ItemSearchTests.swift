@@ -178,6 +178,24 @@ import Testing
         }
     }
 
+    /// Names have no length limit: a term whose trigrams lie only past the positions SQLite's
+    /// triggers take from their table (1...256, migration 0010) is found all the same, in a
+    /// name added that long and in one renamed to it.
+    @Test(arguments: Engine.allCases)
+    func aTermPastTheTableOfPositionsIsFound(_ engine: Engine) throws {
+        let test = try TestStore(engine)
+        try test.store.items.insert(contentsOf: Self.items(count: 20, seed: 7))
+        let padding = String(repeating: "x", count: ItemsSearchPositionsTable.count + 40)
+        let added = Item(name: "Long \(padding) Zebracorn 42")
+        let renamed = Item(name: "Short")
+        try test.store.items.insert(added)
+        try test.store.items.insert(renamed)
+        _ = try test.store.items.update(id: renamed.id, with: ItemEdit(name: "Renamed \(padding) Quagmonk 7"))
+        for (term, expected) in [("Zebracorn 42", added.id), ("quagmonk", renamed.id)] {
+            #expect(try test.store.items.items(matching: ItemQuery(nameContains: term, limit: 20)).map(\.id) == [expected], "\(engine) \(term)")
+        }
+    }
+
     /// A row written by hand in the engine's own shell is found, renamed and removed through
     /// the index: the database keeps the index (triggers on SQLite, the GIN index on PostgreSQL).
     @Test(arguments: Engine.allCases)

@@ -67,7 +67,7 @@ import Testing
                 """).lines
         }
         var expected = Self.described.map(\.name) + [MigrationRunner.tableName]
-        if engine == .sqlite { expected.append(ItemsSearchTable.name) }
+        if engine == .sqlite { expected += [ItemsSearchTable.name, ItemsSearchPositionsTable.name] }
         #expect(tables == expected.sorted(), "\(engine): a table without its type in Sources/StockroomStore/Tables/")
     }
 

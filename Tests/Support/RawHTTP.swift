@@ -41,7 +41,7 @@ public enum RawHTTP {
     }
 
     /// A TCP connection to 127.0.0.1:`port` whose reads give up after 60 s; the caller closes it.
-    static func connected(port: Int) throws -> Int32 {
+    public static func connected(port: Int) throws -> Int32 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw RawHTTPError(description: "socket: \(String(cString: strerror(errno)))") }
         var timeout = timeval(tv_sec: 60, tv_usec: 0)

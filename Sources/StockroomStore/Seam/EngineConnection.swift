@@ -19,6 +19,9 @@ protocol EngineConnection: ItemStorage, DraftStorage {
     /// Runs `body` in one new write transaction spanning any number of repository calls
     /// (``InventoryStore/write(_:)``).
     func inStoreTransaction<T>(_ body: () throws -> T) throws -> T
+    /// Runs `writes` (each returning whether it succeeded) so that they share one commit where
+    /// the engine gains by it (``StorePool/groupedWrite(_:)``); throws ``GroupCommitFailure``.
+    func commitTogether(_ writes: [() -> Bool]) throws
     /// True when a connection to a server broke and ``reconnect()`` is needed; false for a file.
     /// Reads what the server sent meanwhile (no round trip), so a server's restart shows here
     /// before the next statement rather than as its failure.

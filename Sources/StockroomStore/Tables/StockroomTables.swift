@@ -6,7 +6,8 @@ enum StockroomTables {
     /// The tables with a type in this folder, and the migration runner's record.
     static let described: Set<String> = [
         ItemsTable.name, ItemEventsTable.name, DraftsTable.name, ItemsSearchTable.name,
-        ItemsSearchRangesTable.name, ItemsSearchRangesTable.replacedName, MigrationRunner.tableName,
+        ItemsSearchRangesTable.name, ItemsSearchRangesTable.replacedName, ItemsSearchPositionsTable.name,
+        MigrationRunner.tableName,
     ]
 
     /// Whether `table` is one of Stockroom's own: a described table or one FTS5 keeps the

@@ -9,6 +9,13 @@ extension PostgresStoreConnection: EngineConnection {
         try inTransaction(body)
     }
 
+    /// Each write in its own transaction. The pool never groups writes on a server: its
+    /// writes run side by side, one per connection, and PostgreSQL already lets one WAL flush
+    /// make every commit record written before it durable.
+    func commitTogether(_ writes: [() -> Bool]) throws {
+        for write in writes { _ = write() }
+    }
+
     var isDisconnected: Bool { !connection.pollConnection() }
 
     func reconnect() throws { try connection.reset() }

@@ -5,8 +5,10 @@ import StockroomMigrations
 // connection as the store's ``EngineConnection``.
 
 extension Database: EngineConnection {
+    /// A new write transaction, or a savepoint inside one already open (a grouped write's
+    /// shared transaction, ``StorePool/groupedWrite(_:)``).
     func inStoreTransaction<T>(_ body: () throws -> T) throws -> T {
-        try writeTransaction(body)
+        try inTransaction(body)
     }
 
     var isDisconnected: Bool { false }
