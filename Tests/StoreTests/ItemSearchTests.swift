@@ -192,7 +192,7 @@ import Testing
         try test.store.items.insert(renamed)
         _ = try test.store.items.update(id: renamed.id, with: ItemEdit(name: "Renamed \(padding) Quagmonk 7"))
         for (term, expected) in [("Zebracorn 42", added.id), ("quagmonk", renamed.id)] {
-            #expect(try test.store.items.items(matching: ItemQuery(nameContains: term, limit: 20)).map(\.id) == [expected], "\(engine) \(term)")
+            #expect(try test.store.items.list(matching: ItemQuery(nameContains: term, limit: 20)).map(\.id) == [expected], "\(engine) \(term)")
         }
     }
 
