@@ -157,8 +157,8 @@ public final class StorePool: Sendable {
     /// migrating is created and migrated once, not raced by `size` connections.
     ///
     /// `exportConnections` more stores, each on its own thread opened at the first streamed
-    /// export, take the exports (``start(_:)``), so that slow downloads never hold the threads
-    /// that read.
+    /// export, take the exports (the server streams them through the pool's package-level
+    /// `start`), so that slow downloads never hold the threads that read.
     ///
     /// - Throws: the first store's opening error (nothing is left running).
     public init(size: Int, serializesWrites: Bool = false, location: DatabaseLocation? = nil,
