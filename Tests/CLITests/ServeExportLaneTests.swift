@@ -33,7 +33,8 @@ import Testing
                         status.withLock { $0 = String(decoding: buffer[0..<min(count, 12)], as: UTF8.self) }
                     }
                     let total = received.add(count, ordering: .relaxed).newValue
-                    // Paced: wait until the bytes read so far are due at `rate`.
+                    // Paced: wait until the bytes read so far are due at `rate`. The pause is the
+                    // slow client the test is about (a download at 200 KB/s), not a wait for a race.
                     let due = start + .seconds(Double(total) / Double(rate))
                     let wait = due - .now
                     if wait > .zero { Thread.sleep(forTimeInterval: Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18) }
@@ -61,6 +62,7 @@ import Testing
         let server = try ServeCommandTests.Server(database: database, deadlineSeconds: 280)
         let exports = try (0..<4).map { _ in try SlowExport(port: server.port, rate: 200_000) }
         // The first exports are under way: bytes are flowing, each thread held by its client.
+        // Polls the real condition (bytes received), bounded by the test's time limit.
         while exports.filter({ $0.bytes > 0 }).count < 2 { Thread.sleep(forTimeInterval: 0.05) }
         var milliseconds: [Double] = []
         var failures: [String] = []

@@ -189,6 +189,8 @@ import Testing
         let deadline = ContinuousClock.now + .seconds(120)
         while back == nil, ContinuousClock.now < deadline {
             let attempt = ContinuousClock.now
+            // Polling is the measurement: "back" is the first connection that sees the new
+            // server, so the pause between attempts is the figure's resolution, not a wait for a race.
             if let started = startTime(uri), started != before { back = attempt } else { usleep(5_000) }
         }
         outageDone.wait()
@@ -221,6 +223,8 @@ final class ItemsPoller: Sendable {
                     state.withLock { $0.answers.append((.now, status)) }
                     answered.broadcast()
                 }
+                // A client asking every 20 ms: the resolution of the time to the first answer.
+                // Every answer is recorded and waited on through `answered`, never timed by a sleep.
                 usleep(20_000)
             }
             ended.signal()
