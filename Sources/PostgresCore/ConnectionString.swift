@@ -40,6 +40,20 @@ public enum ConnectionString {
         scan(text).redacted
     }
 
+    /// A URI with its password left out altogether (the user information's `:secret` and any
+    /// `password=` parameter), for a URI that is remembered rather than printed: libpq then
+    /// takes the password from `PGPASSWORD`, the passfile or a service. Any other string comes
+    /// back as ``redacted(_:)`` reads it.
+    ///
+    /// `postgresql://user:secret@h/db?password=x&sslmode=require` reads
+    /// `postgresql://user@h/db?sslmode=require`.
+    public static func withoutPassword(_ text: String) -> String {
+        guard let prefix = uriPrefixLength(text) else { return redacted(text) }
+        var secrets: [String] = []
+        return String(decoding: redactedURI(Array(text.utf8), schemeLength: prefix, secrets: &secrets, dropping: true),
+                      as: UTF8.self)
+    }
+
     /// The passwords written in `text`, both as written and percent-decoded.
     static func passwords(in text: String) -> [String] {
         scan(text).secrets.flatMap { secret in
@@ -74,7 +88,9 @@ public enum ConnectionString {
     /// `#` there is part of the password, not a query or fragment); the query starts at the
     /// first `?` after it; parameters are split at `&` only, as libpq has no fragment (a `#`
     /// is part of a value).
-    private static func redactedURI(_ bytes: [UInt8], schemeLength: Int, secrets: inout [String]) -> [UInt8] {
+    /// The URI with each password masked, or with `dropping` left out (and its separator).
+    private static func redactedURI(_ bytes: [UInt8], schemeLength: Int, secrets: inout [String],
+                                    dropping: Bool = false) -> [UInt8] {
         var output = Array(bytes[..<schemeLength])
         var index = schemeLength
         while index < bytes.count, bytes[index] != UInt8(ascii: "@"), bytes[index] != UInt8(ascii: "/") { index += 1 }
@@ -90,8 +106,8 @@ public enum ConnectionString {
             }
             let userInfo = bytes[schemeLength..<lastAt]
             if let colon = userInfo.firstIndex(of: UInt8(ascii: ":")) {
-                output += bytes[schemeLength...colon]
-                output += Array(mask.utf8)
+                output += dropping ? bytes[schemeLength..<colon] : bytes[schemeLength...colon]
+                if !dropping { output += Array(mask.utf8) }
                 if colon < firstAt { secrets.append(String(decoding: bytes[(colon + 1)..<firstAt], as: UTF8.self)) }
                 if lastAt != firstAt || colon > firstAt { secrets.append(String(decoding: bytes[(colon + 1)..<lastAt], as: UTF8.self)) }
             } else {
@@ -107,7 +123,14 @@ public enum ConnectionString {
         }
         guard index < bytes.count else { return output }
         output.append(bytes[index]); index += 1
-        let parameters = bytes[index...].split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false)
+        var parameters = bytes[index...].split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false)
+        if dropping {
+            parameters.removeAll { parameter in
+                guard let equals = parameter.firstIndex(of: UInt8(ascii: "=")) else { return false }
+                return isPasswordKeyword(String(decoding: parameter[..<equals], as: UTF8.self))
+            }
+            if parameters.isEmpty { output.removeLast() }
+        }
         for (number, parameter) in parameters.enumerated() {
             if number > 0 { output.append(UInt8(ascii: "&")) }
             if let equals = parameter.firstIndex(of: UInt8(ascii: "=")),

@@ -16,7 +16,8 @@ struct Stockroom: ParsableCommand {
         version: StockroomVersion.number,
         subcommands: [ItemsCommand.self, DraftCommand.self, MigrateCommand.self, QueryCommand.self,
                       BackupCommand.self, RestoreCommand.self, CheckCommand.self,
-                      ImportCommand.self, ExportCommand.self, CopyCommand.self, EventsCommand.self, ServeCommand.self]
+                      ImportCommand.self, ExportCommand.self, CopyCommand.self, EventsCommand.self, ServeCommand.self,
+                      SyncCommand.self]
     )
 
     static let introduction = """

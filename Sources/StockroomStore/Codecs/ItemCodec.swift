@@ -25,6 +25,13 @@ enum ItemCodec {
     @inline(__always)
     static func bind<Sink: ParameterSink>(_ item: Item, to row: inout RowBinder<Sink>) throws {
         try row.bind(item.id)
+        try bindFields(of: item, to: &row)
+    }
+
+    /// Binds the item's columns after its id: those of each ``ItemField`` (a replica's outbox
+    /// keeps an item's copy in columns of its own, under one id).
+    @inline(__always)
+    static func bindFields<Sink: ParameterSink>(of item: Item, to row: inout RowBinder<Sink>) throws {
         try ItemField.forEach { field in
             switch field.kind {
             case .name: try row.bind(item.name)

@@ -73,8 +73,7 @@ final class FileCommitWatch: CommitWatch {
     static func usesFallback(for path: String) -> Bool {
         if let asked = getenv("STOCKROOM_WATCH"), String(cString: asked) == "poll" { return true }
         guard let type = MountTable.filesystemType(of: path) else { return false }
-        let remote = ["nfs", "nfs4", "cifs", "smb3", "smbfs", "9p", "ceph", "glusterfs", "lustre", "afs", "fuse.sshfs"]
-        return remote.contains(type)
+        return MountTable.isNetworkFilesystem(type)
     }
 
     func wait(stop: StopSignal, until confirmed: () throws -> Bool) throws -> Bool {

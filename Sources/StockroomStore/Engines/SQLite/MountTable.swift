@@ -45,4 +45,10 @@ enum MountTable {
         }
         return String(decoding: bytes, as: UTF8.self)
     }
+
+    /// True for a filesystem whose files other machines write too (NFS, SMB, sshfs…): its
+    /// changes reach no inotify watch, and SQLite's locks are not safe on it.
+    static func isNetworkFilesystem(_ type: String) -> Bool {
+        ["nfs", "nfs4", "cifs", "smb3", "smbfs", "9p", "ceph", "glusterfs", "lustre", "afs", "fuse.sshfs"].contains(type)
+    }
 }

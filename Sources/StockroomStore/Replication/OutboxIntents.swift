@@ -1,0 +1,156 @@
+import FoundationEssentials
+import Inventory
+
+/// An intent as it waits in a replica's outbox (`sync_intents`, migration 0013), in the
+/// replica's order.
+package struct OutboxIntent: Hashable, Sendable {
+    /// Its place in the replica's order.
+    package let sequence: Int
+    /// The intent. A delete's `lastPulledVersion` is a placeholder: the replica knows the hub's
+    /// position it had pulled, not the hub's version of the item, which the hub reads from it
+    /// (``lastPulledPosition``).
+    package let intent: Intent
+    /// A delete's hub history position that the replica had pulled when it deleted the item.
+    package let lastPulledPosition: Int?
+}
+
+/// The outbox of one replica: read in order, emptied of what the hub applied, and written by
+/// the resolutions (the triggers of migration 0013 write every other intent).
+struct OutboxIntents<Connection: StoreConnection> {
+    let connection: Connection
+
+
+    private static var fieldColumns: [String] { Array(ItemCodec.columns().dropFirst()) }
+
+    /// The columns an outbox row is read by: its facts, then the copy and the item after, each
+    /// led by the item's id so that ``ItemCodec`` reads it as an item.
+    private static var selectSQL: String {
+        let copy = fieldColumns.map { "copy_" + $0 }.joined(separator: ", ")
+        let after = fieldColumns.map { "to_" + $0 }.joined(separator: ", ")
+        return """
+            SELECT sequence, id, made_at, kind, adjust_by, last_pulled_position, conflict_id, choice,
+                   item_id, \(copy), item_id, \(after)
+            FROM sync_intents WHERE sequence > ? ORDER BY sequence LIMIT ?
+            """
+    }
+
+    /// Up to `limit` intents after `sequence`, in order, under the replica's `origin`.
+    func intents(after sequence: Int, limit: Int, origin: UUID) throws -> [OutboxIntent] {
+        try connection.withStatement(Self.selectSQL) { statement in
+            try statement.bind(sequence, at: 0)
+            try statement.bind(limit, at: 1)
+            var intents: [OutboxIntent] = []
+            while try statement.step() {
+                intents.append(try Self.decode(statement, origin: origin))
+            }
+            return intents
+        }
+    }
+
+    /// Every intent still waiting, in order.
+    func all(origin: UUID) throws -> [OutboxIntent] {
+        try intents(after: 0, limit: Int(Int32.max), origin: origin)
+    }
+
+    /// Deletes the intents up to `sequence`: the hub committed them.
+    func removeThrough(_ sequence: Int) throws {
+        try connection.withStatement("DELETE FROM sync_intents WHERE sequence <= ?") { statement in
+            try statement.bind(sequence, at: 0)
+            try statement.run()
+        }
+    }
+
+    /// Queues a person's resolution of the conflict `conflictID`, made on `copy` (the item as
+    /// the replica holds it, nil when it holds none).
+    func queueResolution(of conflictID: UUID, itemID: UUID, choice: ConflictChoice, copy: Item?) throws {
+        let fields = Self.fieldColumns
+        let columns = ["id", "item_id", "made_at", "kind", "conflict_id", "choice"]
+            + fields.map { "copy_" + $0 } + fields.map { "to_" + $0 }
+        let placeholders = (1...columns.count).map { "?\($0)" }
+        var values = placeholders
+        values[0] = ReplicationSQL.newID
+        values[2] = ReplicationSQL.now
+        let sql = "INSERT INTO sync_intents (\(columns.joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")))"
+        try connection.withStatement(sql) { statement in
+            try statement.bind(itemID, at: 1)
+            try statement.bindStatic("resolve", at: 3)
+            try statement.bind(conflictID, at: 4)
+            let chosen: Item?
+            switch choice {
+            case .keepHub: try statement.bindStatic("keep_hub", at: 5); chosen = nil
+            case .delete: try statement.bindStatic("delete", at: 5); chosen = nil
+            case .item(let item): try statement.bindStatic("item", at: 5); chosen = item
+            }
+            var row = RowBinder(statement, at: 6)
+            for side in [copy, chosen] {
+                if let side {
+                    try ItemCodec.bindFields(of: side, to: &row)
+                } else {
+                    try row.bindNulls(fields.count)
+                }
+            }
+            try statement.run()
+        }
+    }
+
+    private static func decode<Source: ColumnSource>(_ statement: Source, origin: UUID) throws -> OutboxIntent {
+        func undecodable(_ reason: String) -> StoreError {
+            StoreError.undecodableRow(table: "sync_intents", id: statement.text(at: 1), reason: reason)
+        }
+        guard let id = statement.uuid(at: 1) else { throw undecodable("id is not a UUID") }
+        let sequence = statement.int(at: 0)
+        let madeAt = statement.text(at: 2)
+        let kind = statement.text(at: 3)
+        let fieldCount = fieldColumns.count
+        let copyStart = 8, afterStart = 8 + 1 + fieldCount
+        func item(at start: Int) throws -> Item? {
+            if statement.isNull(at: start + 1) { return nil }
+            var row = RowReader(statement, at: start)
+            do { return try ItemCodec.decode(from: &row) } catch { throw undecodable(error.reason) }
+        }
+        let copy = try item(at: copyStart), after = try item(at: afterStart)
+        guard let itemID = statement.uuid(at: copyStart) else { throw undecodable("item_id is not a UUID") }
+        let change: IntentChange
+        var lastPulledPosition: Int?
+        switch kind {
+        case "add":
+            guard let after else { throw undecodable("an add without the item") }
+            change = .add(after)
+        case "set":
+            guard let copy, let after else { throw undecodable("a set without both sides") }
+            guard let changes = ItemChanges(from: copy, to: after) else { throw undecodable("a set that changes nothing") }
+            change = .set(changes)
+        case "adjust":
+            guard let units = statement.optionalInt(at: 4) else { throw undecodable("an adjust without adjust_by") }
+            change = .adjust(by: units)
+        case "delete":
+            lastPulledPosition = statement.optionalInt(at: 5) ?? 0
+            change = .delete(lastPulledVersion: 0)
+        case "resolve":
+            guard let conflict = statement.uuid(at: 6) else { throw undecodable("a resolve without conflict_id") }
+            let choice: ConflictChoice
+            switch statement.optionalText(at: 7) {
+            case "keep_hub": choice = .keepHub
+            case "delete": choice = .delete
+            case "item":
+                guard let after else { throw undecodable("a resolve choosing an item without it") }
+                choice = .item(after)
+            default: throw undecodable("choice \(statement.describeColumn(at: 7)) is not keep_hub, item or delete")
+            }
+            change = .resolve(conflictID: conflict, choice: choice)
+        default:
+            throw undecodable("kind \(statement.describeColumn(at: 3)) is not an intent")
+        }
+        let intent = Intent(id: id, itemID: itemID, origin: origin, madeAt: madeAt, replicaCopy: copy, change: change)
+        return OutboxIntent(sequence: sequence, intent: intent, lastPulledPosition: lastPulledPosition)
+    }
+}
+
+/// SQL the replication tables are written with where the database makes the value, as the
+/// capture triggers of migration 0013 do.
+enum ReplicationSQL {
+    /// A random (version 4) UUID's lowercase text.
+    static let newID = "(SELECT lower(substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-4' || substr(h, 14, 3) || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(h, 18, 3) || '-' || substr(h, 21, 12)) FROM (SELECT hex(randomblob(16)) AS h))"
+    /// The current time as ISO-8601 UTC with milliseconds.
+    static let now = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+}

@@ -1,0 +1,123 @@
+import FoundationEssentials
+import Glibc
+import Inventory
+import TextFormats
+
+/// What a replica file remembers of itself and its hub: the one row of `sync_replica`
+/// (migration 0013). A database without the row is not a replica.
+package struct ReplicaRecord: Equatable, Sendable {
+    /// The replica's id: the origin of its intents on the hub.
+    package var replicaID: UUID
+    /// The hub's database id (its `sync_identity`).
+    package var hubID: UUID
+    /// How the hub was last reached, without a password.
+    package var hubURI: String
+    /// The machine the replica was registered on.
+    package var machineID: String
+    /// The path it was registered at.
+    package var path: String
+    /// The hub's history position this replica has pulled up to.
+    package var pulledPosition: Int
+    /// When the last sync completed, nil before the first.
+    package var lastSync: String?
+}
+
+/// The replication tables of one database, on either engine: its own id, its replica row, and
+/// its outbox's size. Inside the caller's transaction.
+struct ReplicationTables<Connection: StoreConnection> {
+    let connection: Connection
+
+    /// True when the schema has the replication tables (migration 0013).
+    func exist() throws -> Bool {
+        try connection.tableExists("sync_identity")
+    }
+
+    /// This database's own id.
+    func databaseID() throws -> UUID {
+        let id = try connection.withStatement("SELECT database_id FROM sync_identity") { statement in
+            try statement.step() ? statement.uuid(at: 0) : nil
+        }
+        guard let id else { throw Failure.Message(code: .dataError, description: "the database has no id (table sync_identity is empty): it was edited by hand") }
+        return id
+    }
+
+    /// The replica row, or nil when this database is not a replica (PostgreSQL never is).
+    func replica() throws -> ReplicaRecord? {
+        guard connection.dialect == .sqlite else { return nil }
+        return try connection.withStatement("""
+            SELECT replica_id, hub_id, hub_uri, machine_id, path, pulled_position, last_sync FROM sync_replica
+            """) { statement in
+            guard try statement.step(), let replica = statement.uuid(at: 0), let hub = statement.uuid(at: 1) else { return nil }
+            return ReplicaRecord(replicaID: replica, hubID: hub, hubURI: statement.text(at: 2),
+                                 machineID: statement.text(at: 3), path: statement.text(at: 4),
+                                 pulledPosition: statement.int(at: 5), lastSync: statement.optionalText(at: 6))
+        }
+    }
+
+    /// Writes the replica row (a registration, or a new URI for the same hub).
+    func save(_ record: ReplicaRecord) throws {
+        try connection.withStatement("""
+            INSERT INTO sync_replica (singleton, replica_id, hub_id, hub_uri, machine_id, path, pulled_position, last_sync, capturing)
+            VALUES (1, ?, ?, ?, ?, ?, ?, ?, 1)
+            ON CONFLICT (singleton) DO UPDATE SET replica_id = excluded.replica_id, hub_id = excluded.hub_id,
+                hub_uri = excluded.hub_uri, machine_id = excluded.machine_id, path = excluded.path,
+                pulled_position = excluded.pulled_position, last_sync = excluded.last_sync
+            """) { statement in
+            try statement.bind(record.replicaID, at: 0)
+            try statement.bind(record.hubID, at: 1)
+            try statement.bind(record.hubURI, at: 2)
+            try statement.bind(record.machineID, at: 3)
+            try statement.bind(record.path, at: 4)
+            try statement.bind(record.pulledPosition, at: 5)
+            if let lastSync = record.lastSync { try statement.bind(lastSync, at: 6) } else { try statement.bindNull(at: 6) }
+            try statement.run()
+        }
+    }
+
+    /// Turns the capture of changes into intents off (a pull, a resolution) or back on, for
+    /// the rest of the caller's transaction.
+    func setCapturing(_ capturing: Bool) throws {
+        try connection.execute("UPDATE sync_replica SET capturing = \(capturing ? 1 : 0)")
+    }
+
+    /// How many intents wait to be pushed.
+    func pendingCount() throws -> Int {
+        guard connection.dialect == .sqlite, try connection.tableExists("sync_intents") else { return 0 }
+        return try connection.rowCount(of: "sync_intents")
+    }
+
+    /// Queues every item the file holds as an addition: a standalone file that becomes a
+    /// replica sends its inventory up.
+    func queueEveryItemAsAdded() throws {
+        let fields = ItemCodec.columns().dropFirst()
+        try connection.execute("""
+            INSERT INTO sync_intents (id, item_id, made_at, kind, \(fields.map { "to_" + $0 }.joined(separator: ", ")))
+            SELECT \(ReplicationSQL.newID), id, \(ReplicationSQL.now), 'add', \(fields.joined(separator: ", "))
+            FROM items ORDER BY id
+            """)
+    }
+}
+
+/// Where this process runs, as a replica registers it: the machine's id and the file's real
+/// path. A replica file copied to another machine or path is a new replica there.
+enum ReplicaPlace {
+    /// The machine's id: `STOCKROOM_MACHINE_ID` when set (what the tests use to play a second
+    /// device), else systemd's /etc/machine-id, else the host name.
+    static func machineID() -> String {
+        if let given = getenv("STOCKROOM_MACHINE_ID"), given.pointee != 0 { return String(cString: given) }
+        if let text = try? String(contentsOfFile: "/etc/machine-id", encoding: .utf8) {
+            let trimmed = String(text.trimmed(\.isWhitespace))
+            if !trimmed.isEmpty { return trimmed }
+        }
+        var name = [CChar](repeating: 0, count: 256)
+        gethostname(&name, name.count - 1)
+        return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The file's absolute path with every link resolved (the path itself when it cannot be).
+    static func realPath(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}

@@ -1,0 +1,270 @@
+import FoundationEssentials
+import Glibc
+import Inventory
+import PostgresCore
+import SQLiteCore
+
+/// What one `sync` did.
+package struct SyncSummary: Equatable, Sendable {
+    /// Intents the hub applied from this replica (a retried one it had applied is not counted).
+    package var pushed = 0
+    /// Items the pull wrote or deleted on the replica.
+    package var pulled = 0
+    /// Conflicts open once it ended, on the replica (the hub's, and the replica's unpushed).
+    package var conflicts = 0
+    /// Intents still waiting to be pushed (made while the sync ran).
+    package var pending = 0
+}
+
+/// A replica's state as `sync status` shows it, read without reaching the hub.
+package struct SyncStatus: Equatable, Sendable {
+    /// The hub it syncs with (no password).
+    package var hub: String
+    /// The replica's id.
+    package var replica: UUID
+    /// Intents waiting to be pushed.
+    package var pending: Int
+    /// When the last sync completed, nil before the first.
+    package var lastSync: String?
+    /// Open conflicts.
+    package var conflicts: Int
+}
+
+/// How far a long sync has come, for a progress line.
+package enum SyncProgress: Sendable {
+    /// Intents pushed so far, of those waiting when the push began.
+    case pushing(done: Int, of: Int)
+    /// Items written so far by the pull.
+    case pulling(done: Int)
+}
+
+/// A replica file syncing with its hub: refusals first (nothing written on either side), then
+/// the push (batches, one hub transaction each) and the pull (one replica transaction).
+/// docs/replicas.md, "How it is stored", has the design.
+package enum ReplicaSync {
+    /// Intents per hub transaction.
+    package static var batchSize: Int { 500 }
+
+    /// Syncs the replica at `path` with `hub`, or with the hub it remembers when nil.
+    package static func run(path: String, hub given: DatabaseLocation?, busyTimeoutMilliseconds: Int32,
+                            progress: (SyncProgress) -> Void = { _ in }) throws -> SyncSummary {
+        let remembered = try rememberedRecord(path: path)
+        guard let hubLocation = given ?? remembered.map({ DatabaseLocation($0.hubURI) }) else {
+            throw Failure.Message(code: .usage, description:
+                "\(path) is not a replica yet: give the hub to attach it to (`sync --hub FILE` or `--hub postgresql://…`)")
+        }
+        let hubStore = try openHub(hubLocation, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        let hubID = try databaseID(of: hubStore.connection)
+        try refuseHubThatIsAReplica(hubStore, hubLocation)
+        if let remembered, remembered.hubID != hubID {
+            throw Failure.Message(code: .usage, description:
+                "\(path) is a replica of another hub (\(remembered.hubURI), id \(remembered.hubID.lowercasedString)), not of \(hubLocation) (id \(hubID.lowercasedString)); a replica syncs with one hub only")
+        }
+        if let ownID = try ownDatabaseID(path: path), ownID == hubID {
+            throw Failure.Message(code: .usage, description:
+                "\(path) is the hub itself (both have id \(hubID.lowercasedString)): sync a replica file with it, not the hub's own file or a copy of it")
+        }
+
+        // Every refusal is behind us: from here the replica is written.
+        let replicaStore = try InventoryStore(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        guard let replica = replicaStore.database else { throw Failure.Message(code: .usage, description: "a replica is a SQLite file") }
+        let lock = try SyncLock(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        defer { lock.keepUntilExit() }
+
+        let record = try replicaStore.write { () throws -> ReplicaRecord in
+            try register(replica, hubID: hubID, hubLocation: hubLocation, path: path)
+        }
+        var summary = SyncSummary()
+        switch hubStore.connection.concrete {
+        case .sqlite(let hub):
+            summary.pushed = try push(from: replicaStore, replica, to: hubStore, hub, origin: record.replicaID, progress: progress)
+            summary.pulled = try pull(into: replicaStore, replica, from: hubStore, hub, progress: progress)
+        case .postgres(let hub):
+            summary.pushed = try push(from: replicaStore, replica, to: hubStore, hub, origin: record.replicaID, progress: progress)
+            summary.pulled = try pull(into: replicaStore, replica, from: hubStore, hub, progress: progress)
+        }
+        summary.pending = try ReplicationTables(connection: replica).pendingCount()
+        summary.conflicts = try ConflictDrafts(connection: replica).count()
+        return summary
+    }
+
+    /// The state of the replica at `path`, read only.
+    package static func status(path: String) throws -> SyncStatus {
+        guard let record = try rememberedRecord(path: path) else {
+            throw Failure.Message(code: .usage, description: "\(path) is not a replica: `sync --hub HUB` attaches it to a hub")
+        }
+        let store = try InventoryStore.reading(path: path, contents: .items)
+        guard let database = store.database else { throw Failure.Message(code: .usage, description: "a replica is a SQLite file") }
+        return try database.readTransaction {
+            SyncStatus(hub: record.hubURI, replica: record.replicaID,
+                       pending: try ReplicationTables(connection: database).pendingCount(),
+                       lastSync: record.lastSync, conflicts: try ConflictDrafts(connection: database).count())
+        }
+    }
+
+    // MARK: - Before anything is written
+
+    /// The replica row of the file at `path`, read without changing it; nil for a missing file,
+    /// one older than migration 0013, or one that is not a replica.
+    private static func rememberedRecord(path: String) throws -> ReplicaRecord? {
+        guard FileManager.default.fileExists(atPath: path),
+              let (database, _) = try DatabaseFile.openForReading(path: path, busyTimeoutMilliseconds: 5_000) else { return nil }
+        let tables = ReplicationTables(connection: database)
+        guard try database.tableExists("sync_replica") else { return nil }
+        return try database.readTransaction { try tables.replica() }
+    }
+
+    /// The file's own database id, nil when it has none yet (missing, or older than 0013).
+    private static func ownDatabaseID(path: String) throws -> UUID? {
+        guard FileManager.default.fileExists(atPath: path),
+              let (database, _) = try DatabaseFile.openForReading(path: path, busyTimeoutMilliseconds: 5_000),
+              try database.tableExists("sync_identity") else { return nil }
+        return try database.readTransaction { try ReplicationTables(connection: database).databaseID() }
+    }
+
+    /// Opens the hub after the refusals that need no write: a missing file, a file on a
+    /// network filesystem, a schema older or newer than this replica's.
+    private static func openHub(_ location: DatabaseLocation, busyTimeoutMilliseconds: Int32) throws -> InventoryStore {
+        if case .file(let hubPath) = location {
+            guard FileManager.default.fileExists(atPath: hubPath) else {
+                throw Failure.Message(code: .busy, description:
+                    "the hub \(hubPath) cannot be reached: there is no such file (a drive that is not plugged in?); nothing was synced, and every change waits for the next sync")
+            }
+            if let type = MountTable.filesystemType(of: hubPath), MountTable.isNetworkFilesystem(type) {
+                throw Failure.Message(code: .usage, description:
+                    "the hub \(hubPath) is on a network filesystem (\(type)), where SQLite's locks are not safe: use a PostgreSQL hub, or `stockroom serve` on the machine that holds the file (docs/replicas.md)")
+            }
+        }
+        let migrations = StoreMigrations(location: location, busyTimeout: .milliseconds(Int64(busyTimeoutMilliseconds)))
+        let entries = try migrations.status()
+        let applied = entries.filter { $0.state == .applied }.map(\.version)
+        let known = entries.filter { $0.state != .unknown }.map(\.version).max() ?? 0
+        if let unknown = entries.first(where: { $0.state == .unknown }) {
+            throw Failure.Message(code: .dataError, description:
+                "the hub \(location) is at schema version \(entries.map(\.version).max() ?? unknown.version) and this replica at \(known): run `stockroom migrate up` on the replica with the newer stockroom that migrated the hub")
+        }
+        if let hubVersion = applied.max(), hubVersion < known {
+            throw Failure.Message(code: .dataError, description:
+                "the hub \(location) is at schema version \(hubVersion) and this replica at \(known): run `stockroom --db \(location) migrate up` on the hub, the older side")
+        }
+        return try InventoryStore(location: location, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+    }
+
+    private static func databaseID<Connection: StoreConnection>(of connection: Connection) throws -> UUID {
+        try ReplicationTables(connection: connection).databaseID()
+    }
+
+    private static func refuseHubThatIsAReplica(_ hub: InventoryStore, _ location: DatabaseLocation) throws {
+        guard let database = hub.database, try database.tableExists("sync_replica"),
+              let record = try ReplicationTables(connection: database).replica() else { return }
+        throw Failure.Message(code: .usage, description:
+            "\(location) is itself a replica (of \(record.hubURI)): sync with its hub instead; a hub cannot be a replica")
+    }
+
+    // MARK: - Registration
+
+    /// Attaches the file to the hub, or brings its registration up to date: a new URI for the
+    /// same hub is remembered; a file copied to another machine or path becomes a new replica,
+    /// keeping its unpushed intents under its new id.
+    private static func register(_ replica: Database, hubID: UUID, hubLocation: DatabaseLocation, path: String) throws -> ReplicaRecord {
+        let tables = ReplicationTables(connection: replica)
+        let machine = ReplicaPlace.machineID(), place = ReplicaPlace.realPath(path)
+        let uri = rememberedURI(hubLocation)
+        guard var record = try tables.replica() else {
+            let record = ReplicaRecord(replicaID: UUID.version7(), hubID: hubID, hubURI: uri, machineID: machine,
+                                       path: place, pulledPosition: 0, lastSync: nil)
+            try tables.save(record)
+            try tables.queueEveryItemAsAdded()
+            return record
+        }
+        var changed = false
+        if record.machineID != machine || record.path != place {
+            record.replicaID = UUID.version7()
+            record.machineID = machine
+            record.path = place
+            changed = true
+        }
+        if record.hubURI != uri { record.hubURI = uri; changed = true }
+        if changed { try tables.save(record) }
+        return record
+    }
+
+    /// The hub as the replica remembers it: a file's absolute path, a URI without password.
+    private static func rememberedURI(_ location: DatabaseLocation) -> String {
+        switch location {
+        case .file(let hubPath): ReplicaPlace.realPath(hubPath)
+        case .postgres(let uri): ConnectionString.withoutPassword(uri)
+        }
+    }
+
+    // MARK: - Push and pull
+
+    private static func push<Hub: StoreConnection>(from replicaStore: InventoryStore, _ replica: Database,
+                                                   to hubStore: InventoryStore, _ hub: Hub, origin: UUID,
+                                                   progress: (SyncProgress) -> Void) throws -> Int {
+        let outbox = OutboxIntents(connection: replica)
+        let total = try ReplicationTables(connection: replica).pendingCount()
+        var pushed = 0, done = 0
+        while true {
+            let batch = try replicaStore.read { try outbox.intents(after: 0, limit: batchSize, origin: origin) }
+            guard let last = batch.last else { return pushed }
+            let applied = try hubStore.write { try HubApplication(connection: hub).apply(batch) }
+            SyncFault.pass(.afterHubCommit)
+            try replicaStore.write { try outbox.removeThrough(last.sequence) }
+            pushed += applied.applied
+            done += batch.count
+            progress(.pushing(done: done, of: max(total, done)))
+        }
+    }
+
+    private static func pull<Hub: StoreConnection>(into replicaStore: InventoryStore, _ replica: Database,
+                                                   from hubStore: InventoryStore, _ hub: Hub,
+                                                   progress: (SyncProgress) -> Void) throws -> Int {
+        let tables = ReplicationTables(connection: replica)
+        let writes = ReplicaWrites(connection: replica)
+        let changes = HubChanges(connection: hub)
+        return try hubStore.read {
+            try replicaStore.write {
+                guard let record = try tables.replica() else { return 0 }
+                try tables.setCapturing(false)
+                let position = try changes.lastPosition()
+                var touched = Set<UUID>()
+                if record.pulledPosition == 0 {
+                    try replica.execute("CREATE TEMP TABLE IF NOT EXISTS sync_pulled_ids (id TEXT PRIMARY KEY) WITHOUT ROWID")
+                    try replica.execute("DELETE FROM temp.sync_pulled_ids")
+                    try changes.everyItem { page in
+                        for pulled in page {
+                            try writes.write(pulled)
+                            try replica.withStatement("INSERT INTO temp.sync_pulled_ids (id) VALUES (?)") { statement in
+                                try statement.bind(pulled.id, at: 0)
+                                try statement.run()
+                            }
+                            touched.insert(pulled.id)
+                        }
+                        progress(.pulling(done: touched.count))
+                    }
+                    try writes.deleteItemsNotPulled()
+                    try replica.execute("DROP TABLE temp.sync_pulled_ids")
+                } else if position > record.pulledPosition {
+                    for pulled in try changes.changedItems(after: record.pulledPosition, through: position) {
+                        try writes.write(pulled)
+                        touched.insert(pulled.id)
+                    }
+                    progress(.pulling(done: touched.count))
+                }
+                // The replica's own changes made while this sync ran stay on top of the hub's.
+                let unpushed = try OutboxIntents(connection: replica).all(origin: record.replicaID)
+                for waiting in unpushed where touched.contains(waiting.intent.itemID) || record.pulledPosition == 0 {
+                    try writes.replay(waiting.intent)
+                }
+                try ConflictDrafts(connection: replica).mirror(from: ConflictDrafts(connection: hub), keeping: unpushed)
+                var updated = record
+                updated.pulledPosition = position
+                updated.lastSync = Timestamp.now()
+                try tables.save(updated)
+                try tables.setCapturing(true)
+                return touched.count
+            }
+        }
+    }
+}

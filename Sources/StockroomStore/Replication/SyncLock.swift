@@ -1,0 +1,45 @@
+import FoundationEssentials
+import Glibc
+
+/// One sync of a replica at a time: an exclusive `flock` on the replica file, waited for up to
+/// the busy timeout. SQLite locks the file with `fcntl`, which on Linux is independent of
+/// `flock`; but closing any descriptor of the file drops the process's `fcntl` locks, so this
+/// descriptor stays open until the process ends (``keepUntilExit()``), after SQLite's own.
+struct SyncLock {
+    private let descriptor: Int32
+
+    /// Takes the lock, or throws ``Failure/Code/busy`` once `busyTimeoutMilliseconds` passed.
+    init(path: String, busyTimeoutMilliseconds: Int32) throws {
+        descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw Failure.Message(code: .ioError, description: "cannot open \(path) to lock it for the sync: \(String(cString: strerror(errno)))")
+        }
+        let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int64(busyTimeoutMilliseconds)))
+        var pause = 1
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR, ContinuousClock.now < deadline else {
+                throw Failure.Message(code: .busy, description:
+                    "another sync of \(path) is running, still after \(Failure.secondsWaited) s (--busy-timeout); nothing was synced by this one, retry")
+            }
+            // Back off up to 50 ms between attempts: flock has no timed wait.
+            usleep(useconds_t(pause * 1_000))
+            pause = min(pause * 2, 50)
+        }
+    }
+
+    /// Leaves the descriptor (and the lock) to the end of the process.
+    func keepUntilExit() {}
+}
+
+/// Named points of a sync where a test kills the process (`STOCKROOM_SYNC_KILL_AT`): the
+/// moments a fault could lose or duplicate an intent if the design let it.
+package enum SyncFault: String, Sendable {
+    /// The hub committed a batch; the replica has not yet removed it from its outbox.
+    case afterHubCommit = "after-hub-commit"
+
+    /// Kills the process with SIGKILL when `STOCKROOM_SYNC_KILL_AT` names `point`.
+    static func pass(_ point: SyncFault) {
+        guard let asked = getenv("STOCKROOM_SYNC_KILL_AT"), String(cString: asked) == point.rawValue else { return }
+        kill(getpid(), SIGKILL)
+    }
+}

@@ -1,0 +1,122 @@
+import ArgumentParser
+import StockroomStore
+import Inventory
+import TextFormats
+
+/// `stockroom --db FILE sync [--hub HUB]`: pushes this replica's changes to its hub and pulls
+/// the hub's (docs/replicas.md).
+struct SyncCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Push this replica's changes to its hub, then pull the hub's.",
+        discussion: """
+            FILE (--db) is a SQLite file: new, standalone (its items go up as additions) or \
+            already a replica. HUB is the hub's SQLite file or a postgresql:// URI; the first \
+            sync attaches FILE to it, later ones may leave --hub out. A --hub reaching the same \
+            hub another way (a moved file, a failover) is remembered; another hub is refused. \
+            The remembered URI keeps no password: libpq's passfile, PGPASSWORD or a service \
+            supplies it. Every other command works on a replica with no network; only sync \
+            reaches the hub. Conflicts become resolving drafts (`draft list`). Exit codes: 0 \
+            when it completed, conflicts or not; \(Failure.Code.busy.rawValue) when the hub cannot be reached, is \
+            locked past --busy-timeout or is missing, or another sync of FILE runs (every change \
+            is kept for the next try); \(Failure.Code.usage.rawValue) and \(Failure.Code.dataError.rawValue) for bad input.
+            """,
+        subcommands: [SyncNow.self, SyncStatusCommand.self],
+        defaultSubcommand: SyncNow.self
+    )
+}
+
+/// `stockroom sync` itself (the default subcommand, so that `sync status` can be one).
+struct SyncNow: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "now",
+        abstract: "Push, then pull (what `stockroom sync` does).",
+        shouldDisplay: false
+    )
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Option(help: ArgumentHelp("The hub: a SQLite file or a postgresql:// URI. Needed the first time.", valueName: "hub"),
+            completion: .file())
+    var hub: String?
+
+    @Option(help: "Output format.")
+    var format: ReportFormat = .text
+
+    func validate() throws {
+        if let hub {
+            if hub.isEmpty { throw ValidationError("--hub must not be empty") }
+            if hub.contains("://"), case .file = DatabaseLocation(hub) {
+                throw ValidationError("--hub '\(hub)' is not a hub: give a SQLite file's path or a postgresql:// URI")
+            }
+        }
+    }
+
+    func run() throws {
+        Failure.startWaiting()
+        let path = try SyncNow.replicaPath(database)
+        let progress = TerminalProgress(label: "sync")
+        defer { progress.end() }
+        let summary = try ReplicaSync.run(
+            path: path, hub: hub.map(DatabaseLocation.init), busyTimeoutMilliseconds: database.busyTimeoutMilliseconds
+        ) { step in
+            guard progress.isShown else { return }
+            switch step {
+            case .pushing(let done, let total): progress.show(text: "pushing: \(done) of \(total) changes")
+            case .pulling(let done): progress.show(text: "pulling: \(done) items")
+            }
+        }
+        progress.end()
+        switch format {
+        case .text:
+            Output.line("pushed \(summary.pushed), pulled \(summary.pulled); \(summary.conflicts) open conflict\(summary.conflicts == 1 ? "" : "s"), \(summary.pending) waiting")
+        case .json:
+            Output.line(JSONText.object([
+                "pushed": String(summary.pushed), "pulled": String(summary.pulled),
+                "conflicts": String(summary.conflicts), "pending": String(summary.pending),
+            ]))
+        }
+    }
+
+    /// The replica's file: `--db` must name a SQLite file.
+    static func replicaPath(_ database: DatabaseOptions) throws -> String {
+        switch database.locationForWriting() {
+        case .file(let path): return path
+        case .postgres:
+            throw Failure.Message(code: .usage, description:
+                "a replica is a SQLite file: --db names a PostgreSQL database, which can be a hub (`sync --hub`) but not a replica")
+        }
+    }
+}
+
+/// `stockroom sync status`: the replica's hub, id, waiting changes, last sync and conflicts.
+struct SyncStatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show the hub, this replica's id, its waiting changes, the last sync and open conflicts.",
+        discussion: "Reads the replica only: the hub is not reached and the file does not change."
+    )
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Option(help: "Output format.")
+    var format: RecordFormat = .table
+
+    func run() throws {
+        let status = try ReplicaSync.status(path: try SyncNow.replicaPath(database))
+        let hub = DatabaseLocation(status.hub).description
+        switch format {
+        case .table:
+            Output.lines(TextTable.lines(header: ["FIELD", "VALUE"], rows: [
+                ["hub", hub], ["replica", status.replica.lowercasedString], ["pending", String(status.pending)],
+                ["last sync", status.lastSync ?? "never"], ["conflicts", String(status.conflicts)],
+            ]))
+        case .json:
+            Output.line(JSONText.object([
+                "hub": JSONText.string(hub), "replica": JSONText.string(status.replica.lowercasedString),
+                "pending": String(status.pending), "lastSync": status.lastSync.map(JSONText.string) ?? "null",
+                "conflicts": String(status.conflicts),
+            ]))
+        }
+    }
+}
