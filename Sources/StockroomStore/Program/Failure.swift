@@ -156,6 +156,8 @@ package enum Failure {
             return (code(for: error), error.description)
         case let error as CopyError:
             return (code(for: error), error.description)
+        case let error as SyncError:
+            return (error.exitCode, error.description)
         case let error as ObservationError:
             if case .databaseMissing = error { return (.notFound, error.description) }
             return (.historyGone, error.description)

@@ -37,7 +37,7 @@ struct ReplicationTables<Connection: StoreConnection> {
         let id = try connection.withStatement("SELECT database_id FROM sync_identity") { statement in
             try statement.step() ? statement.uuid(at: 0) : nil
         }
-        guard let id else { throw Failure.Message(code: .dataError, description: "the database has no id (table sync_identity is empty): it was edited by hand") }
+        guard let id else { throw SyncError.missingIdentity }
         return id
     }
 

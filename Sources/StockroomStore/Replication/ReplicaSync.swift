@@ -50,24 +50,22 @@ package enum ReplicaSync {
                             progress: (SyncProgress) -> Void = { _ in }) throws -> SyncSummary {
         let remembered = try rememberedRecord(path: path)
         guard let hubLocation = given ?? remembered.map({ DatabaseLocation($0.hubURI) }) else {
-            throw Failure.Message(code: .usage, description:
-                "\(path) is not a replica yet: give the hub to attach it to (`sync --hub FILE` or `--hub postgresql://…`)")
+            throw SyncError.notAReplica(path: path, attaching: true)
         }
         let hubStore = try openHub(hubLocation, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         let hubID = try databaseID(of: hubStore.connection)
         try refuseHubThatIsAReplica(hubStore, hubLocation)
         if let remembered, remembered.hubID != hubID {
-            throw Failure.Message(code: .usage, description:
-                "\(path) is a replica of another hub (\(remembered.hubURI), id \(remembered.hubID.lowercasedString)), not of \(hubLocation) (id \(hubID.lowercasedString)); a replica syncs with one hub only")
+            throw SyncError.otherHub(path: path, attachedTo: remembered.hubURI, attachedID: remembered.hubID,
+                                     given: hubLocation.description, givenID: hubID)
         }
         if let ownID = try ownDatabaseID(path: path), ownID == hubID {
-            throw Failure.Message(code: .usage, description:
-                "\(path) is the hub itself (both have id \(hubID.lowercasedString)): sync a replica file with it, not the hub's own file or a copy of it")
+            throw SyncError.replicaIsTheHub(path: path, id: hubID)
         }
 
         // Every refusal is behind us: from here the replica is written.
         let replicaStore = try InventoryStore(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-        guard let replica = replicaStore.database else { throw Failure.Message(code: .usage, description: "a replica is a SQLite file") }
+        guard let replica = replicaStore.database else { throw SyncError.replicaOnServer }
         let lock = try SyncLock(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         defer { lock.keepUntilExit() }
 
@@ -91,10 +89,10 @@ package enum ReplicaSync {
     /// The state of the replica at `path`, read only.
     package static func status(path: String) throws -> SyncStatus {
         guard let record = try rememberedRecord(path: path) else {
-            throw Failure.Message(code: .usage, description: "\(path) is not a replica: `sync --hub HUB` attaches it to a hub")
+            throw SyncError.notAReplica(path: path, attaching: false)
         }
         let store = try InventoryStore.reading(path: path, contents: .items)
-        guard let database = store.database else { throw Failure.Message(code: .usage, description: "a replica is a SQLite file") }
+        guard let database = store.database else { throw SyncError.replicaOnServer }
         return try database.readTransaction {
             SyncStatus(hub: record.hubURI, replica: record.replicaID,
                        pending: try ReplicationTables(connection: database).pendingCount(),
@@ -127,25 +125,20 @@ package enum ReplicaSync {
     private static func openHub(_ location: DatabaseLocation, busyTimeoutMilliseconds: Int32) throws -> InventoryStore {
         if case .file(let hubPath) = location {
             guard FileManager.default.fileExists(atPath: hubPath) else {
-                throw Failure.Message(code: .busy, description:
-                    "the hub \(hubPath) cannot be reached: there is no such file (a drive that is not plugged in?); nothing was synced, and every change waits for the next sync")
+                throw SyncError.hubMissing(path: hubPath)
             }
             if let type = MountTable.filesystemType(of: hubPath), MountTable.isNetworkFilesystem(type) {
-                throw Failure.Message(code: .usage, description:
-                    "the hub \(hubPath) is on a network filesystem (\(type)), where SQLite's locks are not safe: use a PostgreSQL hub, or `stockroom serve` on the machine that holds the file (docs/replicas.md)")
+                throw SyncError.hubOnNetworkFilesystem(path: hubPath, filesystem: type)
             }
         }
         let migrations = StoreMigrations(location: location, busyTimeout: .milliseconds(Int64(busyTimeoutMilliseconds)))
         let entries = try migrations.status()
-        let applied = entries.filter { $0.state == .applied }.map(\.version)
         let known = entries.filter { $0.state != .unknown }.map(\.version).max() ?? 0
-        if let unknown = entries.first(where: { $0.state == .unknown }) {
-            throw Failure.Message(code: .dataError, description:
-                "the hub \(location) is at schema version \(entries.map(\.version).max() ?? unknown.version) and this replica at \(known): run `stockroom migrate up` on the replica with the newer stockroom that migrated the hub")
-        }
-        if let hubVersion = applied.max(), hubVersion < known {
-            throw Failure.Message(code: .dataError, description:
-                "the hub \(location) is at schema version \(hubVersion) and this replica at \(known): run `stockroom --db \(location) migrate up` on the hub, the older side")
+        let hubVersion = entries.filter { $0.state == .applied || $0.state == .unknown }.map(\.version).max() ?? 0
+        // A new hub (nothing applied yet) is created by opening it; any other must be at this
+        // replica's version, which opening the replica brings it to (this binary's).
+        if hubVersion != 0, hubVersion != known {
+            throw SyncError.schemaVersions(hub: location.description, hubVersion: hubVersion, replicaVersion: known)
         }
         return try InventoryStore(location: location, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
     }
@@ -157,8 +150,7 @@ package enum ReplicaSync {
     private static func refuseHubThatIsAReplica(_ hub: InventoryStore, _ location: DatabaseLocation) throws {
         guard let database = hub.database, try database.tableExists("sync_replica"),
               let record = try ReplicationTables(connection: database).replica() else { return }
-        throw Failure.Message(code: .usage, description:
-            "\(location) is itself a replica (of \(record.hubURI)): sync with its hub instead; a hub cannot be a replica")
+        throw SyncError.hubIsAReplica(hub: location.description, of: record.hubURI)
     }
 
     // MARK: - Registration

@@ -18,8 +18,7 @@ struct SyncLock {
         var pause = 1
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR, ContinuousClock.now < deadline else {
-                throw Failure.Message(code: .busy, description:
-                    "another sync of \(path) is running, still after \(Failure.secondsWaited) s (--busy-timeout); nothing was synced by this one, retry")
+                throw SyncError.syncRunning(path: path, seconds: Failure.secondsWaited)
             }
             // Back off up to 50 ms between attempts: flock has no timed wait.
             usleep(useconds_t(pause * 1_000))

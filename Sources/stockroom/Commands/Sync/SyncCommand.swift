@@ -83,8 +83,7 @@ struct SyncNow: ParsableCommand {
         switch database.locationForWriting() {
         case .file(let path): return path
         case .postgres:
-            throw Failure.Message(code: .usage, description:
-                "a replica is a SQLite file: --db names a PostgreSQL database, which can be a hub (`sync --hub`) but not a replica")
+            throw SyncError.replicaOnServer
         }
     }
 }

@@ -1,0 +1,307 @@
+import Foundation
+import StockroomStore
+import StockroomTestSupport
+import Testing
+
+/// `stockroom sync` with real processes, real files and a real PostgreSQL server, on both kinds
+/// of hub: what travels, what adds up, what becomes a conflict, and what is refused with
+/// nothing changed on either side.
+@Suite struct SyncCommandTests {
+    /// A hub (a SQLite file, or a scratch schema of the tests' PostgreSQL server) and the
+    /// replica files synced with it, in one folder.
+    final class World: @unchecked Sendable {
+        let directory = TemporaryDirectory()
+        let schema: PostgresScratchSchema?
+        let hub: String
+
+        init(postgres: Bool) throws {
+            schema = postgres ? try PostgresScratchSchema() : nil
+            hub = schema?.uri ?? directory.path("hub.sqlite")
+            // The hub exists, as an ordinary database (its first write creates it).
+            try expectSuccess(on: hub, "items", "list")
+            if !postgres { try expectSuccess(on: hub, "migrate", "up") }
+        }
+
+        func replica(_ name: String) -> String { directory.path(name + ".sqlite") }
+
+        /// Runs `stockroom --db DB ARGUMENTS`.
+        @discardableResult
+        func run(_ db: String, _ arguments: String..., environment: [String: String] = [:]) throws -> ProcessResult {
+            try Processes.stockroom(["--db", db] + arguments, environment: environment)
+        }
+
+        /// `sync --format json` of `replica`, expected to succeed, as its counts.
+        @discardableResult
+        func sync(_ replica: String, hub: Bool = true) throws -> [String: Int] {
+            let result = try run(replica, arguments: ["sync", "--format", "json"] + (hub ? ["--hub", self.hub] : []))
+            #expect(result.status == 0, "\(result)")
+            return (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Int]) ?? [:]
+        }
+
+        func run(_ db: String, arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
+            try Processes.stockroom(["--db", db] + arguments, environment: environment)
+        }
+
+        /// Adds an item and returns its id.
+        func add(_ db: String, _ name: String, quantity: Int) throws -> String {
+            let result = try run(db, "items", "add", "--name", name, "--quantity", String(quantity), "--format", "json")
+            #expect(result.status == 0, "\(result)")
+            let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            return object?["id"] as? String ?? ""
+        }
+
+        /// The item's quantity in stock (0 when out of stock), or nil when there is no such item.
+        func quantity(_ db: String, _ id: String) throws -> Int? {
+            let result = try run(db, "items", "show", id, "--format", "json")
+            guard result.status == 0 else { return nil }
+            let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            let status = object?["status"] as? [String: Any]
+            return status?["quantity"] as? Int ?? 0
+        }
+
+        /// `export --format jsonl`, its lines sorted: what converged databases hold alike.
+        func export(_ db: String) throws -> [String] {
+            let result = try run(db, "export", "--format", "jsonl")
+            #expect(result.status == 0, "\(result)")
+            return result.stdout.split(separator: "\n").map(String.init).sorted()
+        }
+
+        private func expectSuccess(on db: String, _ arguments: String...) throws {
+            let result = try Processes.stockroom(["--db", db] + arguments)
+            #expect(result.status == 0, "\(result)")
+        }
+    }
+
+    static let hubKinds = [false, true]
+
+    @Test("A new replica and a standalone file attach, push their items as additions, and converge with the hub", arguments: hubKinds)
+    func attachAndConverge(postgres: Bool) throws {
+        let world = try World(postgres: postgres)
+        let onHub = try world.add(world.hub, "Hammer", quantity: 5)
+        let stall = world.replica("stall"), van = world.replica("van")
+        let nails = try world.add(stall, "Nails", quantity: 100)
+
+        let first = try world.sync(stall)
+        #expect(first["pushed"] == 1 && first["conflicts"] == 0 && first["pending"] == 0, "\(first)")
+        let second = try world.sync(van)
+        #expect(second["pushed"] == 0 && second["pulled"] == 2, "\(second)")
+        try world.sync(stall, hub: false)
+
+        for db in [world.hub, stall, van] {
+            #expect(try world.quantity(db, onHub) == 5)
+            #expect(try world.quantity(db, nails) == 100)
+        }
+        let hubExport = try world.export(world.hub)
+        #expect(hubExport.count == 2)
+        #expect(try world.export(stall) == hubExport)
+        #expect(try world.export(van) == hubExport)
+    }
+
+    @Test("A change made on a replica with no network reaches the hub and every other replica, whoever made it (the sqlite3 shell too)", arguments: hubKinds)
+    func changesTravel(postgres: Bool) throws {
+        let world = try World(postgres: postgres)
+        let stall = world.replica("stall"), van = world.replica("van")
+        let id = try world.add(stall, "Rope", quantity: 7)
+        try world.sync(stall)
+        try world.sync(van)
+
+        #expect(try world.run(stall, "items", "update", id, "--name", "Rope, 10 m").status == 0)
+        _ = try Processes.sqlite3(stall, "UPDATE items SET color = 'red' WHERE id = '\(id)'")
+        #expect(try world.run(stall, "sync", "status", "--format", "json").stdout.contains("\"pending\":2"))
+        let pushed = try world.sync(stall)
+        #expect(pushed["pushed"] == 2, "\(pushed)")
+        try world.sync(van)
+
+        let shown = try world.run(van, "items", "show", id, "--format", "json").stdout
+        #expect(shown.contains("\"name\":\"Rope, 10 m\"") && shown.contains("\"color\":\"red\""), "\(shown)")
+        #expect(try world.export(van) == world.export(world.hub))
+    }
+
+    @Test("`sync status` reads the replica only: hub without password, id, pending, last sync, conflicts")
+    func statusReadsTheReplicaOnly() throws {
+        let world = try World(postgres: false)
+        let stall = world.replica("stall")
+        _ = try world.add(stall, "Tape", quantity: 3)
+        try world.sync(stall)
+        _ = try world.add(stall, "Glue", quantity: 2)
+        let before = try DatabaseSnapshot.of(stall)
+        let status = try world.run(stall, "sync", "status", "--format", "json")
+        #expect(status.status == 0, "\(status)")
+        let object = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any] ?? [:]
+        #expect(Set(object.keys) == ["hub", "replica", "pending", "lastSync", "conflicts"])
+        #expect(object["pending"] as? Int == 1)
+        #expect(object["conflicts"] as? Int == 0)
+        #expect((object["lastSync"] as? String)?.hasSuffix("Z") == true)
+        #expect((object["hub"] as? String)?.hasSuffix("hub.sqlite") == true)
+        #expect(try DatabaseSnapshot.of(stall) == before)
+    }
+
+    @Test("A PostgreSQL hub's URI is remembered without its password")
+    func rememberedURIKeepsNoPassword() throws {
+        let world = try World(postgres: true)
+        let stall = world.replica("stall")
+        // The tests' server trusts local connections: a password in the URI is accepted and
+        // ignored, which is what lets this test see whether it is kept.
+        let withPassword = world.hub.replacingOccurrences(of: "postgresql://stockroom@", with: "postgresql://stockroom:s3cret@")
+        #expect(withPassword != world.hub, "the URI has the expected shape: \(world.hub)")
+        #expect(try world.run(stall, "sync", "--hub", withPassword).status == 0)
+        let remembered = try Processes.sqlite3(stall, "SELECT hub_uri FROM sync_replica").output
+        #expect(!remembered.contains("s3cret") && remembered.contains("stockroom@"), "\(remembered)")
+        #expect(try world.run(stall, "sync").status == 0)
+    }
+
+    @Test("A hub that cannot be reached exits 75 and keeps every change for the next try", arguments: hubKinds)
+    func unreachableHubKeepsEverything(postgres: Bool) throws {
+        let world = try World(postgres: postgres)
+        let stall = world.replica("stall")
+        let id = try world.add(stall, "Chalk", quantity: 4)
+        try world.sync(stall)
+        #expect(try world.run(stall, "items", "update", id, "--name", "Chalk, white").status == 0)
+
+        let gone = postgres ? "postgresql://stockroom@/nowhere?host=\(world.directory.path("no-socket"))" : world.directory.path("unplugged.sqlite")
+        let before = try DatabaseSnapshot.of(stall)
+        let refused = try world.run(stall, "sync", "--hub", gone)
+        expectFailure(refused, code: .busy)
+        #expect(try DatabaseSnapshot.of(stall) == before, "a refused sync changed the replica")
+        #expect(try world.sync(stall)["pushed"] == 1)
+        #expect(try world.run(world.hub, "items", "show", id).stdout.contains("Chalk, white"))
+    }
+
+    @Test("Refusals change nothing on either side: no hub yet, a PostgreSQL replica, a malformed hub, another hub, a hub that is a replica, the hub itself")
+    func refusals() throws {
+        let world = try World(postgres: false)
+        let stall = world.replica("stall")
+        _ = try world.add(stall, "Wire", quantity: 9)
+        let hubBefore = try DatabaseSnapshot.of(world.hub)
+        func refuse(_ db: String, _ arguments: [String], code: Failure.Code, mentioning text: String) throws {
+            let before = try DatabaseSnapshot.of(db)
+            let result = try world.run(db, arguments: arguments)
+            expectFailure(result, code: code, mentioning: text)
+            #expect(result.stdout.isEmpty)
+            #expect(try DatabaseSnapshot.of(db) == before, "\(arguments) changed \(db)")
+            #expect(try DatabaseSnapshot.of(world.hub) == hubBefore, "\(arguments) changed the hub")
+        }
+        try refuse(stall, ["sync"], code: .usage, mentioning: "not a replica yet")
+        try refuse(stall, ["sync", "--hub", "ftp://example.com/hub"], code: .usage, mentioning: "is not a hub")
+        try refuse(stall, ["sync", "status"], code: .usage, mentioning: "not a replica")
+        try refuse(stall, ["sync", "--hub", stall], code: .usage, mentioning: "is the hub itself")
+
+        try world.sync(stall)
+        let hubAfterAttach = try DatabaseSnapshot.of(world.hub)
+        let otherHub = world.directory.path("other-hub.sqlite")
+        #expect(try world.run(otherHub, "migrate", "up").status == 0)
+        let before = try DatabaseSnapshot.of(stall)
+        expectFailure(try world.run(stall, "sync", "--hub", otherHub), code: .usage, mentioning: "replica of another hub")
+        #expect(try DatabaseSnapshot.of(stall) == before)
+        expectFailure(try world.run(otherHub, "sync", "--hub", stall), code: .usage, mentioning: "is itself a replica")
+        #expect(try DatabaseSnapshot.of(world.hub) == hubAfterAttach)
+    }
+
+    @Test("A hub at an older schema version is refused in one line naming both versions")
+    func olderHubSchema() throws {
+        let world = try World(postgres: false)
+        let older = world.directory.path("older-hub.sqlite")
+        #expect(try world.run(older, "migrate", "up", "--to", "10").status == 0)
+        let stall = world.replica("stall")
+        _ = try world.add(stall, "Bolt", quantity: 1)
+        let before = try DatabaseSnapshot.of(older), replicaBefore = try DatabaseSnapshot.of(stall)
+        let result = try world.run(stall, "sync", "--hub", older)
+        expectFailure(result, code: .dataError, mentioning: "schema version 10")
+        #expect(result.errorMessage.contains("migrate up"), "\(result)")
+        #expect(try DatabaseSnapshot.of(older) == before)
+        #expect(try DatabaseSnapshot.of(stall) == replicaBefore)
+    }
+
+    @Test("A replica file copied to another path registers there as a new replica, keeping its unpushed changes, each applied once")
+    func copiedReplicaRegistersAnew() throws {
+        let world = try World(postgres: false)
+        let stall = world.replica("stall")
+        let id = try world.add(stall, "Paint", quantity: 10)
+        try world.sync(stall)
+        #expect(try world.run(stall, "items", "update", id, "--name", "Paint, blue").status == 0)
+        let copy = world.replica("copy")
+        try FileManager.default.copyItem(atPath: stall, toPath: copy)
+        let firstID = try Processes.sqlite3(stall, "SELECT replica_id FROM sync_replica").output
+
+        #expect(try world.sync(copy)["pushed"] == 1)
+        let copyID = try Processes.sqlite3(copy, "SELECT replica_id FROM sync_replica").output
+        #expect(copyID != firstID && copyID.count == 36)
+        // The same intent, made before the copy, reaches the hub from both files: applied once.
+        #expect(try world.sync(stall)["pushed"] == 0)
+        #expect(try Processes.sqlite3(world.hub, "SELECT count(*) FROM sync_applied").output == "2")
+    }
+
+    @Test("A sync killed just after the hub committed a batch, before the replica recorded it, applies each intent once when run again", arguments: hubKinds)
+    func killedAfterHubCommit(postgres: Bool) throws {
+        let world = try World(postgres: postgres)
+        let stall = world.replica("stall")
+        var ids: [String] = []
+        for number in 1...3 { ids.append(try world.add(stall, "Box \(number)", quantity: number)) }
+        let killed = try world.run(stall, arguments: ["sync", "--hub", world.hub], environment: ["STOCKROOM_SYNC_KILL_AT": "after-hub-commit"])
+        #expect(killed.status == 128 + SIGKILL, "\(killed)")
+        #expect(try world.run(stall, "sync", "status", "--format", "json").stdout.contains("\"pending\":3"))
+
+        let again = try world.sync(stall, hub: false)
+        #expect(again["pushed"] == 0 && again["pending"] == 0, "the hub had applied them all: \(again)")
+        #expect(try world.export(world.hub).count == 3)
+        #expect(try world.export(stall) == world.export(world.hub))
+    }
+
+    @Test("Two syncs of one replica at once: the second waits for the first's lock, then is refused with 75 past --busy-timeout")
+    func oneSyncAtATime() throws {
+        let world = try World(postgres: false)
+        let stall = world.replica("stall")
+        _ = try world.add(stall, "Fuse", quantity: 2)
+        // Another sync holds the replica's lock: this process plays it, with the same flock.
+        let descriptor = open(stall, O_RDONLY)
+        #expect(descriptor >= 0)
+        #expect(flock(descriptor, LOCK_EX) == 0)
+        let refused = try world.run(stall, "sync", "--hub", world.hub, "--busy-timeout", "0.3")
+        expectFailure(refused, code: .busy, mentioning: "another sync")
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+        #expect(try world.sync(stall)["pushed"] == 1)
+    }
+
+    @Test("A replica restored in place from an earlier backup syncs on, re-applying nothing the hub applied and losing nothing it did not", arguments: hubKinds)
+    func restoredReplica(postgres: Bool) throws {
+        let world = try World(postgres: postgres)
+        let stall = world.replica("stall")
+        let id = try world.add(stall, "Lamp", quantity: 10)
+        try world.sync(stall)
+        #expect(try world.run(stall, "items", "update", id, "--name", "Lamp, desk").status == 0)
+        let backup = world.directory.path("yesterday.sqlite")
+        #expect(try world.run(stall, "backup", backup).status == 0)
+        try world.sync(stall)
+        #expect(try world.run(stall, "restore", backup, "--force").status == 0)
+        #expect(try world.run(stall, "items", "update", id, "--location", "Shelf 2").status == 0)
+
+        let after = try world.sync(stall, hub: false)
+        #expect(after["pushed"] == 1, "only the change made after the restore is new: \(after)")
+        let shown = try world.run(world.hub, "items", "show", id, "--format", "json").stdout
+        #expect(shown.contains("Lamp, desk") && shown.contains("Shelf 2"), "\(shown)")
+        #expect(try world.export(stall) == world.export(world.hub))
+    }
+
+    @Test("A replica's wrong clock changes nothing: no rule reads the time an intent was made")
+    func wrongClock() throws {
+        let world = try World(postgres: false)
+        let stall = world.replica("stall"), van = world.replica("van")
+        let id = try world.add(stall, "Saw", quantity: 3)
+        try world.sync(stall)
+        try world.sync(van)
+        #expect(try world.run(stall, "items", "update", id, "--name", "Saw, small").status == 0)
+        #expect(try world.run(van, "items", "update", id, "--location", "Van").status == 0)
+        // The stall's clock is a century behind, the van's a century ahead (the clock is the
+        // outbox's recorded time: what a wrong clock writes there).
+        _ = try Processes.sqlite3(stall, "UPDATE sync_intents SET made_at = '1926-01-01T00:00:00.000Z'")
+        _ = try Processes.sqlite3(van, "UPDATE sync_intents SET made_at = '2126-01-01T00:00:00.000Z'")
+        try world.sync(van)
+        try world.sync(stall)
+        try world.sync(van)
+        let shown = try world.run(world.hub, "items", "show", id, "--format", "json").stdout
+        #expect(shown.contains("Saw, small") && shown.contains("\"location\":\"Van\""), "\(shown)")
+        #expect(try world.export(stall) == world.export(world.hub))
+        #expect(try world.export(van) == world.export(world.hub))
+    }
+}
