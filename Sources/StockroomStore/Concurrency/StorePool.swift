@@ -333,6 +333,45 @@ public final class StorePool: Sendable {
         try await run(body, in: hasWriter ? writes : reads)
     }
 
+    /// Syncs this replica with its hub: pushes the changes made here, then pulls the hub's
+    /// (docs/replicas.md). The first sync names the hub, and attaches the file to it; later
+    /// ones may leave it out. Conflicts become resolving drafts (``Draft/resolving(_:conflict:)``),
+    /// which ``read(_:)`` lists like any draft.
+    ///
+    /// ```swift
+    /// let stall = try await StorePool.open(.file("stall.sqlite"))
+    /// let report = try await stall.sync(hub: .file("/srv/shop.sqlite"))
+    /// print(report.pushed, report.conflicts)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - hub: the hub's file or PostgreSQL URI; nil for the one the replica remembers.
+    ///   - busyTimeout: how long to wait for the hub's locks, and for another sync of this
+    ///     replica, before failing as busy.
+    /// - Throws: ``SyncError`` for a refusal (nothing changed on either side); the engines'
+    ///   errors for a hub that cannot be reached or stays locked (every change is kept).
+    public func sync(hub: DatabaseLocation? = nil, busyTimeout: Duration = .seconds(5)) async throws -> SyncReport {
+        let path = try replicaPath()
+        let milliseconds = busyTimeout.clampedMilliseconds
+        return try await run({ _ in
+            try ReplicaSync.run(path: path, hub: hub, busyTimeoutMilliseconds: milliseconds)
+        }, in: hasWriter ? writes : reads)
+    }
+
+    /// The replica's hub, id, waiting changes, last sync and open conflicts, read without
+    /// reaching the hub.
+    ///
+    /// - Throws: ``SyncError/notAReplica(path:attaching:)`` before the first sync.
+    public func syncStatus() async throws -> ReplicaStatus {
+        let path = try replicaPath()
+        return try await read { _ in try ReplicaSync.status(path: path) }
+    }
+
+    private func replicaPath() throws -> String {
+        guard case .file(let path) = location else { throw SyncError.replicaOnServer }
+        return path
+    }
+
     /// Runs `body` in one write transaction with a store on one of the pool's threads and
     /// returns its result, after the transaction is durable: ``write(_:)`` for the many small
     /// writes of a server's clients.

@@ -29,24 +29,26 @@ struct HubChanges<Connection: StoreConnection> {
     }
 
     /// The items whose history has events after `position` (up to `through`), as the hub holds
-    /// them now.
+    /// them now: two statements whatever their number (a round trip each on a server).
     func changedItems(after position: Int, through last: Int) throws -> [PulledItem] {
-        let ids = try connection.withStatement("""
-            SELECT DISTINCT item_id FROM item_events WHERE position > ? AND position <= ?
-            """) { statement in
+        let changed = "SELECT DISTINCT item_id FROM item_events WHERE position > ? AND position <= ?"
+        var rows: [UUID: (item: Item, createdAt: String, updatedAt: String)] = [:]
+        try connection.withStatement(Self.rowSQL + " WHERE id IN (\(changed))") { statement in
+            try statement.bind(position, at: 0)
+            try statement.bind(last, at: 1)
+            while try statement.step() {
+                let row = try Self.decode(statement)
+                rows[row.item.id] = row
+            }
+        }
+        let ids = try connection.withStatement(changed) { statement in
             try statement.bind(position, at: 0)
             try statement.bind(last, at: 1)
             var ids: [UUID] = []
             while try statement.step() { if let id = statement.uuid(at: 0) { ids.append(id) } }
             return ids
         }
-        return try ids.sorted { $0.lowercasedString < $1.lowercasedString }.map { id in
-            try connection.withStatement(Self.rowSQL + " WHERE id = ?") { statement in
-                try statement.bind(id, at: 0)
-                guard try statement.step() else { return PulledItem(id: id, row: nil) }
-                return PulledItem(id: id, row: try Self.decode(statement))
-            }
-        }
+        return ids.sorted { $0.lowercasedString < $1.lowercasedString }.map { PulledItem(id: $0, row: rows[$0]) }
     }
 
     /// Every item, `pageSize` at a time in id order, to `body`: the first pull of a replica.

@@ -4,30 +4,35 @@ import Inventory
 import PostgresCore
 import SQLiteCore
 
-/// What one `sync` did.
-package struct SyncSummary: Equatable, Sendable {
-    /// Intents the hub applied from this replica (a retried one it had applied is not counted).
-    package var pushed = 0
+/// What one sync did (``StorePool/sync(hub:busyTimeout:)``, `stockroom sync --format json`).
+public struct SyncReport: Equatable, Sendable {
+    /// Intents the hub applied from this replica (one it had applied already, pushed again
+    /// after a lost answer, is not counted).
+    public var pushed = 0
     /// Items the pull wrote or deleted on the replica.
-    package var pulled = 0
-    /// Conflicts open once it ended, on the replica (the hub's, and the replica's unpushed).
-    package var conflicts = 0
-    /// Intents still waiting to be pushed (made while the sync ran).
-    package var pending = 0
+    public var pulled = 0
+    /// Conflicts open once it ended, on the replica: each a resolving draft.
+    public var conflicts = 0
+    /// Changes still waiting to be pushed (made while the sync ran).
+    public var pending = 0
+
+    /// A report of nothing done.
+    public init() {}
 }
 
-/// A replica's state as `sync status` shows it, read without reaching the hub.
-package struct SyncStatus: Equatable, Sendable {
-    /// The hub it syncs with (no password).
-    package var hub: String
-    /// The replica's id.
-    package var replica: UUID
-    /// Intents waiting to be pushed.
-    package var pending: Int
-    /// When the last sync completed, nil before the first.
-    package var lastSync: String?
-    /// Open conflicts.
-    package var conflicts: Int
+/// A replica's state, read without reaching its hub (``StorePool/syncStatus()``,
+/// `stockroom sync status`).
+public struct ReplicaStatus: Equatable, Sendable {
+    /// The hub it syncs with: a file's path, or a URI without password.
+    public var hub: String
+    /// The replica's id: the origin of its changes on the hub.
+    public var replica: UUID
+    /// Changes waiting to be pushed.
+    public var pending: Int
+    /// When the last sync completed (ISO-8601 UTC), nil before the first.
+    public var lastSync: String?
+    /// Open conflicts: resolving drafts.
+    public var conflicts: Int
 }
 
 /// How far a long sync has come, for a progress line.
@@ -47,7 +52,7 @@ package enum ReplicaSync {
 
     /// Syncs the replica at `path` with `hub`, or with the hub it remembers when nil.
     package static func run(path: String, hub given: DatabaseLocation?, busyTimeoutMilliseconds: Int32,
-                            progress: (SyncProgress) -> Void = { _ in }) throws -> SyncSummary {
+                            progress: (SyncProgress) -> Void = { _ in }) throws -> SyncReport {
         let remembered = try rememberedRecord(path: path)
         guard let hubLocation = given ?? remembered.map({ DatabaseLocation($0.hubURI) }) else {
             throw SyncError.notAReplica(path: path, attaching: true)
@@ -72,7 +77,7 @@ package enum ReplicaSync {
         let record = try replicaStore.write { () throws -> ReplicaRecord in
             try register(replica, hubID: hubID, hubLocation: hubLocation, path: path)
         }
-        var summary = SyncSummary()
+        var summary = SyncReport()
         switch hubStore.connection.concrete {
         case .sqlite(let hub):
             summary.pushed = try push(from: replicaStore, replica, to: hubStore, hub, origin: record.replicaID, progress: progress)
@@ -87,14 +92,14 @@ package enum ReplicaSync {
     }
 
     /// The state of the replica at `path`, read only.
-    package static func status(path: String) throws -> SyncStatus {
+    package static func status(path: String) throws -> ReplicaStatus {
         guard let record = try rememberedRecord(path: path) else {
             throw SyncError.notAReplica(path: path, attaching: false)
         }
         let store = try InventoryStore.reading(path: path, contents: .items)
         guard let database = store.database else { throw SyncError.replicaOnServer }
         return try database.readTransaction {
-            SyncStatus(hub: record.hubURI, replica: record.replicaID,
+            ReplicaStatus(hub: record.hubURI, replica: record.replicaID,
                        pending: try ReplicationTables(connection: database).pendingCount(),
                        lastSync: record.lastSync, conflicts: try ConflictDrafts(connection: database).count())
         }
