@@ -260,6 +260,7 @@ package enum ReplicaSync {
                 updated.lastSync = Timestamp.now()
                 try tables.save(updated)
                 try tables.setCapturing(true)
+                SyncFault.pass(.pullWritten)
                 return touched.count
             }
         }

@@ -29,16 +29,3 @@ struct SyncLock {
     /// Leaves the descriptor (and the lock) to the end of the process.
     func keepUntilExit() {}
 }
-
-/// Named points of a sync where a test kills the process (`STOCKROOM_SYNC_KILL_AT`): the
-/// moments a fault could lose or duplicate an intent if the design let it.
-package enum SyncFault: String, Sendable {
-    /// The hub committed a batch; the replica has not yet removed it from its outbox.
-    case afterHubCommit = "after-hub-commit"
-
-    /// Kills the process with SIGKILL when `STOCKROOM_SYNC_KILL_AT` names `point`.
-    static func pass(_ point: SyncFault) {
-        guard let asked = getenv("STOCKROOM_SYNC_KILL_AT"), String(cString: asked) == point.rawValue else { return }
-        kill(getpid(), SIGKILL)
-    }
-}
