@@ -226,7 +226,10 @@ package enum ReplicaSync {
                 try tables.setCapturing(false)
                 let position = try changes.lastPosition()
                 var touched = Set<UUID>()
-                if record.pulledPosition == 0 {
+                // A whole pull the first time, and when the hub's history went backwards (the
+                // hub was restored from a backup): its positions no longer mean what they did.
+                let whole = record.pulledPosition == 0 || position < record.pulledPosition
+                if whole {
                     try replica.execute("CREATE TEMP TABLE IF NOT EXISTS sync_pulled_ids (id TEXT PRIMARY KEY) WITHOUT ROWID")
                     try replica.execute("DELETE FROM temp.sync_pulled_ids")
                     try changes.everyItem { page in
@@ -251,7 +254,7 @@ package enum ReplicaSync {
                 }
                 // The replica's own changes made while this sync ran stay on top of the hub's.
                 let unpushed = try OutboxIntents(connection: replica).all(origin: record.replicaID)
-                for waiting in unpushed where touched.contains(waiting.intent.itemID) || record.pulledPosition == 0 {
+                for waiting in unpushed where whole || touched.contains(waiting.intent.itemID) {
                     try writes.replay(waiting.intent)
                 }
                 try ConflictDrafts(connection: replica).mirror(from: ConflictDrafts(connection: hub), keeping: unpushed)
