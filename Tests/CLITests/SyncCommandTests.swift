@@ -305,3 +305,17 @@ import Testing
         #expect(try world.export(van) == world.export(world.hub))
     }
 }
+
+extension SyncCommandTests {
+    @Test("`copy` into a replica is refused, with nothing changed: it would bypass what the replica sends its hub")
+    func copyIntoAReplicaIsRefused() throws {
+        let world = try World(postgres: false)
+        let stall = world.replica("stall")
+        _ = try world.add(stall, "Hinge", quantity: 6)
+        try world.sync(stall)
+        let before = try DatabaseSnapshot.of(stall)
+        let refused = try world.run(world.hub, "copy", "--from", world.hub, "--to", stall, "--force")
+        expectFailure(refused, code: .usage, mentioning: "is a replica of")
+        #expect(try DatabaseSnapshot.of(stall) == before)
+    }
+}

@@ -185,7 +185,7 @@ package enum Failure {
     /// that differ from the source are an I/O failure (nothing was committed).
     private static func code(for error: CopyError) -> Code {
         switch error {
-        case .sameDatabase: .usage
+        case .sameDatabase, .destinationIsReplica: .usage
         case .sourceMissing: .notFound
         case .destinationNotEmpty: .cannotCreate
         case .undecodableRow: .dataError

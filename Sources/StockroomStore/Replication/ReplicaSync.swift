@@ -109,7 +109,7 @@ package enum ReplicaSync {
 
     /// The replica row of the file at `path`, read without changing it; nil for a missing file,
     /// one older than migration 0013, or one that is not a replica.
-    private static func rememberedRecord(path: String) throws -> ReplicaRecord? {
+    static func rememberedRecord(path: String) throws -> ReplicaRecord? {
         guard FileManager.default.fileExists(atPath: path),
               let (database, _) = try DatabaseFile.openForReading(path: path, busyTimeoutMilliseconds: 5_000) else { return nil }
         let tables = ReplicationTables(connection: database)

@@ -97,6 +97,9 @@ public enum InventoryCopy {
                 throw CopyError.sameDatabase(source.description)
             }
         }
+        if let path = destination.filePath, let replica = try ReplicaSync.rememberedRecord(path: path) {
+            throw CopyError.destinationIsReplica(destination.description, hub: replica.hubURI)
+        }
         let reader = try InventoryStore.reading(location: source, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
                                                 contents: .itemHistoryPositions)
         if !replacing {
