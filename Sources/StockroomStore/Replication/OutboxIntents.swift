@@ -52,6 +52,14 @@ struct OutboxIntents<Connection: StoreConnection> {
         try intents(after: 0, limit: Int(Int32.max), origin: origin)
     }
 
+    /// The last intent's place in the order, 0 when none waits.
+    func lastSequence() throws -> Int {
+        try connection.withStatement("SELECT coalesce(max(sequence), 0) FROM sync_intents") { statement in
+            _ = try statement.step()
+            return statement.int(at: 0)
+        }
+    }
+
     /// Deletes the intents up to `sequence`: the hub committed them.
     func removeThrough(_ sequence: Int) throws {
         try connection.withStatement("DELETE FROM sync_intents WHERE sequence <= ?") { statement in

@@ -200,10 +200,15 @@ package enum ReplicaSync {
                                                    to hubStore: InventoryStore, _ hub: Hub, origin: UUID,
                                                    progress: (SyncProgress) -> Void) throws -> Int {
         let outbox = OutboxIntents(connection: replica)
-        let total = try ReplicationTables(connection: replica).pendingCount()
+        // What waits now is pushed; what is made meanwhile (another process writing) waits for
+        // the next sync, so that a busy replica cannot keep one sync pushing for ever.
+        let (total, lastWaiting) = try replicaStore.read {
+            (try ReplicationTables(connection: replica).pendingCount(), try outbox.lastSequence())
+        }
         var pushed = 0, done = 0
         while true {
             let batch = try replicaStore.read { try outbox.intents(after: 0, limit: batchSize, origin: origin) }
+                .filter { $0.sequence <= lastWaiting }
             guard let last = batch.last else { return pushed }
             let applied = try hubStore.write { try HubApplication(connection: hub).apply(batch) }
             SyncFault.pass(.afterHubCommit)
