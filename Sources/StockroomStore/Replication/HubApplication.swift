@@ -19,12 +19,9 @@ struct HubApplication<Connection: StoreConnection> {
 
     /// Applies `batch`, skipping what the hub already applied.
     func apply(_ batch: [OutboxIntent]) throws -> AppliedBatch {
-        // On PostgreSQL every history writer takes the turn before any row lock (Seam's
-        // `historyTurn`): once for the batch, so its row locks below never wait on a writer
-        // that waits on the turn.
-        if let turn = connection.dialect.historyTurn {
-            try connection.withStatement(turn) { statement in _ = try statement.step() }
-        }
+        // Once for the batch, so that its row locks below never wait on a writer that waits
+        // on the turn.
+        try takeHistoryTurn()
         var outcome = AppliedBatch()
         let now = Timestamp.now()
         for pushed in batch {
@@ -47,9 +44,18 @@ struct HubApplication<Connection: StoreConnection> {
         return outcome
     }
 
+    /// Takes PostgreSQL's turn to append history (Seam's `historyTurn`) before any row lock;
+    /// nothing on SQLite, whose write transaction is the turn.
+    func takeHistoryTurn() throws {
+        if let turn = connection.dialect.historyTurn {
+            try connection.withStatement(turn) { statement in _ = try statement.step() }
+        }
+    }
+
     /// Writes what the rules decided: the item's row (its history event carrying the intent's
-    /// origin and id, through `item_event_context`), and the conflict opened or closed.
-    func write(_ decision: MergeDecision, for intent: Intent, now: String) throws {
+    /// origin and id, through `item_event_context`, unless `recordingOrigin` is false: a
+    /// resolution made on the hub itself is a local change), and the conflict opened or closed.
+    func write(_ decision: MergeDecision, for intent: Intent, now: String, recordingOrigin: Bool = true) throws {
         if let closed = decision.closes {
             try ConflictDrafts(connection: connection).close(id: closed)
         }
@@ -57,13 +63,13 @@ struct HubApplication<Connection: StoreConnection> {
         case .none:
             break
         case .insert(let item):
-            try withEventContext(itemID: item.id, for: intent) {
+            try withEventContext(itemID: item.id, for: intent, recording: recordingOrigin) {
                 try connection.withStatement(ItemsTable.insertSQL) { statement in
                     try ItemsTable.bindInsert(item, now: now, to: statement)
                 }
             }
         case .update(let item):
-            try withEventContext(itemID: item.id, for: intent) {
+            try withEventContext(itemID: item.id, for: intent, recording: recordingOrigin) {
                 let layout = ItemsTable.updateLayout
                 try connection.withStatement(layout.sql) { statement in
                     var row = RowBinder(statement, at: layout.item)
@@ -73,7 +79,7 @@ struct HubApplication<Connection: StoreConnection> {
                 }
             }
         case .delete:
-            try withEventContext(itemID: intent.itemID, for: intent) {
+            try withEventContext(itemID: intent.itemID, for: intent, recording: recordingOrigin) {
                 try connection.withStatement(ItemsTable.deleteByID) { statement in
                     try statement.bind(intent.itemID, at: 0)
                     try statement.run()
@@ -88,7 +94,8 @@ struct HubApplication<Connection: StoreConnection> {
     /// Runs `body` with the intent's origin and id in `item_event_context` for the item written
     /// (`itemID`: a restored item has an id of its own), for the history event the write
     /// appends (migration 0011).
-    private func withEventContext(itemID: UUID, for intent: Intent, _ body: () throws -> Void) throws {
+    private func withEventContext(itemID: UUID, for intent: Intent, recording: Bool, _ body: () throws -> Void) throws {
+        guard recording else { return try body() }
         try connection.withStatement("INSERT INTO item_event_context (item_id, origin, intent_id) VALUES (?, ?, ?)") { statement in
             try statement.bind(itemID, at: 0)
             try statement.bind(intent.origin, at: 1)

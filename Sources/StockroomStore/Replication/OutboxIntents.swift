@@ -68,19 +68,22 @@ struct OutboxIntents<Connection: StoreConnection> {
         }
     }
 
-    /// Queues a person's resolution of the conflict `conflictID`, made on `copy` (the item as
-    /// the replica holds it, nil when it holds none).
-    func queueResolution(of conflictID: UUID, itemID: UUID, choice: ConflictChoice, copy: Item?) throws {
+    /// Queues an intent the replica's own code makes, not its triggers: a person's resolution
+    /// of a conflict (``ConflictResolution``), under the intent's own id and time, so that what
+    /// the replica wrote at once and what the hub will write agree (an item brought back takes
+    /// the intent's id).
+    func queue(_ intent: Intent) throws {
+        guard case .resolve(let conflictID, let choice) = intent.change else {
+            preconditionFailure("only resolutions are queued by code; the triggers queue the rest")
+        }
         let fields = Self.fieldColumns
         let columns = ["id", "item_id", "made_at", "kind", "conflict_id", "choice"]
             + fields.map { "copy_" + $0 } + fields.map { "to_" + $0 }
-        let placeholders = (1...columns.count).map { "?\($0)" }
-        var values = placeholders
-        values[0] = ReplicationSQL.newID
-        values[2] = ReplicationSQL.now
-        let sql = "INSERT INTO sync_intents (\(columns.joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")))"
+        let sql = "INSERT INTO sync_intents (\(columns.joined(separator: ", "))) VALUES (\((1...columns.count).map { "?\($0)" }.joined(separator: ", ")))"
         try connection.withStatement(sql) { statement in
-            try statement.bind(itemID, at: 1)
+            try statement.bind(intent.id, at: 0)
+            try statement.bind(intent.itemID, at: 1)
+            try statement.bind(intent.madeAt, at: 2)
             try statement.bindStatic("resolve", at: 3)
             try statement.bind(conflictID, at: 4)
             let chosen: Item?
@@ -90,12 +93,8 @@ struct OutboxIntents<Connection: StoreConnection> {
             case .item(let item): try statement.bindStatic("item", at: 5); chosen = item
             }
             var row = RowBinder(statement, at: 6)
-            for side in [copy, chosen] {
-                if let side {
-                    try ItemCodec.bindFields(of: side, to: &row)
-                } else {
-                    try row.bindNulls(fields.count)
-                }
+            for side in [intent.replicaCopy, chosen] {
+                if let side { try ItemCodec.bindFields(of: side, to: &row) } else { try row.bindNulls(fields.count) }
             }
             try statement.run()
         }
