@@ -108,4 +108,23 @@ import Testing
                                  + ConflictRows.insert(["id": "'01937f4e-1111-7000-8000-000000000004'", "item_id": "'01937f4e-3333-7000-8000-000000000001'"]))
         #expect(try database.sqlite3("SELECT count(*) FROM drafts WHERE item_id = '01937f4e-3333-7000-8000-000000000001'") == "3")
     }
+
+    /// `copy` moves a conflict's draft to a PostgreSQL server and back to a new file with every
+    /// column (each engine's codec binds and reads them), and the server shows and refuses it
+    /// as the file does.
+    @Test func copyMovesAConflictBetweenTheEnginesAndBack() throws {
+        try withConflict()
+        let listed = try database.stockroom("draft", "list", "--format", "json")
+        let schema = try PostgresScratchSchema()
+        let toServer = try Processes.stockroom(["copy", "--from", database.path, "--to", schema.uri])
+        #expect(toServer.status == 0, "\(toServer)")
+        let onServer = try Processes.stockroom(["draft", "list", "--format", "json"], environment: ["STOCKROOM_DB": schema.uri])
+        #expect(onServer.status == 0 && onServer.stdout == listed.stdout, "\(onServer)")
+        let refused = try Processes.stockroom(["draft", "cancel", ConflictRows.draftID], environment: ["STOCKROOM_DB": schema.uri])
+        expectFailure(refused, code: .dataError, mentioning: "resolves a conflict")
+        let back = database.directory.path("back.sqlite")
+        let toFile = try Processes.stockroom(["copy", "--from", schema.uri, "--to", back])
+        #expect(toFile.status == 0, "\(toFile)")
+        #expect(try Processes.stockroom(["draft", "list", "--format", "json"], environment: ["STOCKROOM_DB": back]).stdout == listed.stdout)
+    }
 }
