@@ -73,22 +73,36 @@ import Testing
         #expect(((conflict["shown"] as? [String: Any])?["status"] as? [String: Any])?["case"] as? String == "outOfStock")
     }
 
+    /// A draft of each kind as a version 10 database (before 0012) holds them.
+    static let draftsBefore0012 = """
+        INSERT INTO drafts (id, kind, source_item_id, item_id, name, color, status, quantity, is_on_back_order, created_at, updated_at, location)
+        VALUES ('01937f4e-1111-7000-8000-000000000001', 'adding', NULL, '01937f4e-3333-7000-8000-000000000001', 'Mouse', 'black', 'in_stock', 3, NULL,
+                '2026-11-20T10:00:00.000Z', '2026-11-20T10:05:00.000Z', 'Bin 4'),
+               ('01937f4e-1111-7000-8000-000000000002', 'duplicating', '01937f4e-2222-7000-8000-000000000002', '01937f4e-3333-7000-8000-000000000002',
+                '', NULL, 'out_of_stock', NULL, 1, '2026-11-21T10:00:00.000Z', '2026-11-21T10:00:00.000Z', NULL);
+        """
+    /// Every column a draft had before 0012, as text.
+    static let oldColumns = "SELECT id, kind, coalesce(source_item_id, '-'), item_id, name, coalesce(color, '-'), status, coalesce(quantity::text, '-'), coalesce(is_on_back_order::text, '-'), created_at, updated_at, coalesce(location, '-') FROM drafts ORDER BY id;"
+    /// A second draft of the first's new item: refused.
+    static let secondDraftOfOneItem = """
+        INSERT INTO drafts (id, kind, item_id, name, status, quantity, created_at, updated_at)
+        VALUES ('01937f4e-1111-7000-8000-000000000003', 'adding', '01937f4e-3333-7000-8000-000000000001', 'Again', 'in_stock', 1,
+                '2026-11-22T10:00:00.000Z', '2026-11-22T10:00:00.000Z');
+        """
+    /// Two conflicts about that item: accepted.
+    static let twoConflictsOfOneItem = ConflictRows.insert(["item_id": "'01937f4e-3333-7000-8000-000000000001'"])
+        + ConflictRows.insert(["id": "'01937f4e-1111-7000-8000-000000000004'", "item_id": "'01937f4e-3333-7000-8000-000000000001'"])
+
     /// A file of version 10 (before 0012) with a draft of each kind: read as it is, then
     /// migrated with every draft, id and time kept, and the new rule on item ids in place.
     @Test func aFileFromBefore0012KeepsItsDraftsThroughTheRebuild() throws {
         #expect(try database.stockroom("migrate", "up", "--to", "10").status == 0)
-        _ = try database.sqlite3("""
-            INSERT INTO drafts (id, kind, source_item_id, item_id, name, color, status, quantity, is_on_back_order, created_at, updated_at, location)
-            VALUES ('01937f4e-1111-7000-8000-000000000001', 'adding', NULL, '01937f4e-3333-7000-8000-000000000001', 'Mouse', 'black', 'in_stock', 3, NULL,
-                    '2026-11-20T10:00:00.000Z', '2026-11-20T10:05:00.000Z', 'Bin 4'),
-                   ('01937f4e-1111-7000-8000-000000000002', 'duplicating', '01937f4e-2222-7000-8000-000000000002', '01937f4e-3333-7000-8000-000000000002',
-                    '', NULL, 'out_of_stock', NULL, 1, '2026-11-21T10:00:00.000Z', '2026-11-21T10:00:00.000Z', NULL);
-            """)
+        _ = try database.sqlite3(Self.draftsBefore0012)
         let before = try database.contents()
         let read = try database.stockroom("draft", "list", "--format", "json")
         #expect(read.status == 0, "\(read)")
         #expect(try database.contents() == before, "reading a v10 file changed it")
-        let rows = "SELECT id, kind, coalesce(source_item_id, '-'), item_id, name, coalesce(color, '-'), status, coalesce(quantity, '-'), coalesce(is_on_back_order, '-'), created_at, updated_at, coalesce(location, '-') FROM drafts ORDER BY id"
+        let rows = Self.oldColumns.replacingOccurrences(of: "::text", with: "")
         let old = try database.sqlite3(rows)
         #expect(try database.stockroom("migrate", "up").status == 0)
         #expect(try database.sqlite3(rows) == old)
@@ -96,17 +110,34 @@ import Testing
         #expect(try database.sqlite3("SELECT count(*) FROM drafts WHERE conflict_reason IS NOT NULL OR shown_name IS NOT NULL") == "0")
         #expect(try database.sqlite3("PRAGMA integrity_check") == "ok")
         #expect(try database.stockroom("migrate", "verify").status == 0)
-        // One draft per new item still: a second draft of the first's item id is refused.
-        let second = try Processes.sqlite3(database.path, """
-            INSERT INTO drafts (id, kind, item_id, name, status, quantity, created_at, updated_at)
-            VALUES ('01937f4e-1111-7000-8000-000000000003', 'adding', '01937f4e-3333-7000-8000-000000000001', 'Again', 'in_stock', 1,
-                    '2026-11-22T10:00:00.000Z', '2026-11-22T10:00:00.000Z');
-            """)
+        // One draft per new item still, while conflicts about one item are many.
+        let second = try Processes.sqlite3(database.path, Self.secondDraftOfOneItem)
         #expect(second.status != 0 && second.stderr.contains("UNIQUE constraint failed: drafts.item_id"), "\(second)")
-        // While conflicts about one item are many.
-        _ = try database.sqlite3(ConflictRows.insert(["item_id": "'01937f4e-3333-7000-8000-000000000001'"])
-                                 + ConflictRows.insert(["id": "'01937f4e-1111-7000-8000-000000000004'", "item_id": "'01937f4e-3333-7000-8000-000000000001'"]))
+        _ = try database.sqlite3(Self.twoConflictsOfOneItem)
         #expect(try database.sqlite3("SELECT count(*) FROM drafts WHERE item_id = '01937f4e-3333-7000-8000-000000000001'") == "3")
+    }
+
+    /// The same on PostgreSQL, whose 0012 alters the table in place.
+    @Test func aPostgreSQLDatabaseFromBefore0012KeepsItsDrafts() throws {
+        let schema = try PostgresScratchSchema()
+        func stockroom(_ arguments: String...) throws -> ProcessResult {
+            try Processes.stockroom(arguments, environment: ["STOCKROOM_DB": schema.uri])
+        }
+        #expect(try stockroom("migrate", "up", "--to", "10").status == 0)
+        #expect(try schema.psql(Self.draftsBefore0012).stderr.isEmpty)
+        let old = try schema.psql(Self.oldColumns).stdout
+        #expect(old.split(separator: "\n").count == 2, "\(old)")
+        let before = try stockroom("migrate", "up")
+        #expect(before.status == 0, "\(before)")
+        #expect(try schema.psql(Self.oldColumns).stdout == old)
+        let listed = try #require(try JSONSerialization.jsonObject(with: Data(try stockroom("draft", "list", "--format", "json").stdout.utf8)) as? [[String: Any]])
+        #expect(listed.map { $0["case"] as? String } == ["adding", "duplicating"])
+        #expect(try stockroom("migrate", "verify").status == 0)
+        let second = try schema.psql(Self.secondDraftOfOneItem)
+        #expect(second.stderr.contains("drafts_new_item_once"), "\(second)")
+        #expect(try schema.psql(Self.twoConflictsOfOneItem).stderr.isEmpty)
+        #expect(try schema.psql("SELECT count(*) FROM drafts WHERE item_id = '01937f4e-3333-7000-8000-000000000001';").stdout
+                .trimmingCharacters(in: .whitespacesAndNewlines) == "3")
     }
 
     /// `copy` moves a conflict's draft to a PostgreSQL server and back to a new file with every
