@@ -93,6 +93,13 @@ struct DraftPages: Sendable {
         let position = (path.firstIndex(of: step.kind) ?? 0) + 1
         let id = wizard.entry.id.lowercasedString
         var body = "<p>Draft \(id). Step \(position) of \(path.count).</p>"
+        let conflict = wizard.entry.draft.openConflict
+        if let conflict {
+            // The questions choose what the item becomes; the page says what is being decided.
+            body += "<p class=\"conflict\">Resolving a conflict (\(HTML.escape(Presentation.summary(of: conflict)))): \(HTML.escape(Presentation.explanation(of: conflict))). "
+            body += "The hub: \(HTML.escape(Presentation.hubText(of: conflict))). Replica \(HTML.escape(Presentation.shortID(conflict.origin))) "
+            body += "wanted at \(HTML.escape(conflict.madeAt)): \(HTML.escape(Presentation.wantedText(of: conflict))).</p>"
+        }
         if let reask { body += HTML.message(reask.description) }
         body += "<form method=\"post\" action=\"/drafts/\(id)/wizard\"><input type=\"hidden\" name=\"step\" value=\"\(DraftsAPI.name(step.kind))\">"
         body += WizardMemory.hiddenInputs(wizard.memory)
@@ -127,6 +134,7 @@ struct DraftPages: Sendable {
             body += "<div class=\"actions\"><button type=\"submit\" name=\"action\" value=\"back\">Back</button></div>"
         }
         body += "</form><p><a href=\"/drafts\">Leave: the draft is kept</a></p>"
-        return HTML.page("New item: \(DraftsAPI.name(step.kind))", body, status: reask == nil ? .ok : .unprocessableContent)
+        return HTML.page("\(conflict == nil ? "New item" : "Conflict"): \(DraftsAPI.name(step.kind))", body,
+                         status: reask == nil ? .ok : .unprocessableContent)
     }
 }
