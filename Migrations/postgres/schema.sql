@@ -16,19 +16,52 @@ CREATE TABLE drafts (
     created_at text COLLATE "C" NOT NULL,
     updated_at text COLLATE "C" NOT NULL,
     location text,
+    conflict_reason text COLLATE "C",
+    conflict_origin text COLLATE "C",
+    conflict_made_at text COLLATE "C",
+    conflict_hub_holds_item smallint,
+    conflict_adjustment bigint,
+    conflict_missing bigint,
+    shown_name text COLLATE "C",
+    shown_color text COLLATE "C",
+    shown_status text COLLATE "C",
+    shown_quantity bigint,
+    shown_is_on_back_order smallint,
+    shown_location text COLLATE "C",
+    wanted_name text COLLATE "C",
+    wanted_color text COLLATE "C",
+    wanted_status text COLLATE "C",
+    wanted_quantity bigint,
+    wanted_is_on_back_order smallint,
+    wanted_location text COLLATE "C",
+    CONSTRAINT conflict_matches_kind CHECK ((((kind = 'resolving'::text) AND (conflict_reason IS NOT NULL) AND (conflict_origin IS NOT NULL) AND (conflict_made_at IS NOT NULL) AND (conflict_hub_holds_item IS NOT NULL) AND (shown_name IS NOT NULL) AND (shown_status IS NOT NULL)) OR ((kind <> 'resolving'::text) AND (conflict_reason IS NULL) AND (conflict_origin IS NULL) AND (conflict_made_at IS NULL) AND (conflict_hub_holds_item IS NULL) AND (conflict_adjustment IS NULL) AND (conflict_missing IS NULL) AND (shown_name IS NULL) AND (shown_color IS NULL) AND (shown_status IS NULL) AND (shown_location IS NULL) AND (wanted_name IS NULL) AND (wanted_color IS NULL) AND (wanted_status IS NULL) AND (wanted_location IS NULL)))),
+    CONSTRAINT conflict_numbers_match_reason CHECK ((((conflict_adjustment IS NOT NULL) = (COALESCE(conflict_reason, ''::text) = ANY (ARRAY['oversold'::text, 'quantity_overflow'::text]))) AND ((conflict_missing IS NOT NULL) = (COALESCE(conflict_reason, ''::text) = 'oversold'::text)))),
     CONSTRAINT drafts_color_check CHECK ((color = ANY (ARRAY['black'::text, 'blue'::text, 'green'::text, 'red'::text, 'white'::text, 'yellow'::text]))),
+    CONSTRAINT drafts_conflict_hub_holds_item_check CHECK ((conflict_hub_holds_item = ANY (ARRAY[0, 1]))),
+    CONSTRAINT drafts_conflict_made_at_check CHECK ((conflict_made_at ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}.*Z$'::text)),
+    CONSTRAINT drafts_conflict_missing_check CHECK ((conflict_missing >= 1)),
+    CONSTRAINT drafts_conflict_origin_check CHECK (((conflict_origin IS NULL) OR (conflict_origin ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'::text))),
+    CONSTRAINT drafts_conflict_reason_check CHECK ((conflict_reason = ANY (ARRAY['overtaken'::text, 'oversold'::text, 'quantity_overflow'::text, 'changed_before_delete'::text, 'deleted_before_change'::text, 'resolved_meanwhile'::text]))),
     CONSTRAINT drafts_created_at_check CHECK ((created_at ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}.*Z$'::text)),
     CONSTRAINT drafts_id_check CHECK ((id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'::text)),
     CONSTRAINT drafts_item_id_check CHECK ((item_id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'::text)),
-    CONSTRAINT drafts_item_id_key UNIQUE (item_id),
-    CONSTRAINT drafts_kind_check CHECK ((kind = ANY (ARRAY['adding'::text, 'duplicating'::text]))),
+    CONSTRAINT drafts_kind_check CHECK ((kind = ANY (ARRAY['adding'::text, 'duplicating'::text, 'resolving'::text]))),
     CONSTRAINT drafts_location_check CHECK (((location IS NULL) OR ((char_length(location) >= 1) AND (octet_length(location) <= 800) AND (location = btrim(location, ' '::text)) AND (location !~ '[\x01-\x1f\x7f]'::text)))),
     CONSTRAINT drafts_pkey PRIMARY KEY (id),
+    CONSTRAINT drafts_shown_color_check CHECK ((shown_color = ANY (ARRAY['black'::text, 'blue'::text, 'green'::text, 'red'::text, 'white'::text, 'yellow'::text]))),
+    CONSTRAINT drafts_shown_location_check CHECK (((shown_location IS NULL) OR ((char_length(shown_location) >= 1) AND (octet_length(shown_location) <= 800) AND (shown_location = btrim(shown_location, ' '::text)) AND (shown_location !~ '[\x01-\x1f\x7f]'::text)))),
+    CONSTRAINT drafts_shown_status_check CHECK ((shown_status = ANY (ARRAY['in_stock'::text, 'out_of_stock'::text]))),
     CONSTRAINT drafts_source_item_id_check CHECK (((source_item_id IS NULL) OR (source_item_id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'::text))),
     CONSTRAINT drafts_status_check CHECK ((status = ANY (ARRAY['in_stock'::text, 'out_of_stock'::text]))),
     CONSTRAINT drafts_updated_at_check CHECK ((updated_at ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}.*Z$'::text)),
-    CONSTRAINT source_matches_kind CHECK ((((kind = 'adding'::text) AND (source_item_id IS NULL)) OR ((kind = 'duplicating'::text) AND (source_item_id IS NOT NULL)))),
-    CONSTRAINT status_columns_match_status CHECK ((((status = 'in_stock'::text) AND (quantity IS NOT NULL) AND (quantity >= 1) AND (is_on_back_order IS NULL)) OR ((status = 'out_of_stock'::text) AND (quantity IS NULL) AND (is_on_back_order IS NOT NULL) AND (is_on_back_order = ANY (ARRAY[0, 1])))))
+    CONSTRAINT drafts_wanted_color_check CHECK ((wanted_color = ANY (ARRAY['black'::text, 'blue'::text, 'green'::text, 'red'::text, 'white'::text, 'yellow'::text]))),
+    CONSTRAINT drafts_wanted_location_check CHECK (((wanted_location IS NULL) OR ((char_length(wanted_location) >= 1) AND (octet_length(wanted_location) <= 800) AND (wanted_location = btrim(wanted_location, ' '::text)) AND (wanted_location !~ '[\x01-\x1f\x7f]'::text)))),
+    CONSTRAINT drafts_wanted_status_check CHECK ((wanted_status = ANY (ARRAY['in_stock'::text, 'out_of_stock'::text]))),
+    CONSTRAINT shown_status_columns_match_status CHECK ((((shown_status IS NULL) AND (shown_quantity IS NULL) AND (shown_is_on_back_order IS NULL)) OR ((shown_status = 'in_stock'::text) AND (shown_quantity IS NOT NULL) AND (shown_quantity >= 1) AND (shown_is_on_back_order IS NULL)) OR ((shown_status = 'out_of_stock'::text) AND (shown_quantity IS NULL) AND (shown_is_on_back_order IS NOT NULL) AND (shown_is_on_back_order = ANY (ARRAY[0, 1]))))),
+    CONSTRAINT source_matches_kind CHECK ((((kind = 'adding'::text) AND (source_item_id IS NULL)) OR ((kind = 'duplicating'::text) AND (source_item_id IS NOT NULL)) OR ((kind = 'resolving'::text) AND (source_item_id IS NULL)))),
+    CONSTRAINT status_columns_match_status CHECK ((((status = 'in_stock'::text) AND (quantity IS NOT NULL) AND (quantity >= 1) AND (is_on_back_order IS NULL)) OR ((status = 'out_of_stock'::text) AND (quantity IS NULL) AND (is_on_back_order IS NOT NULL) AND (is_on_back_order = ANY (ARRAY[0, 1]))))),
+    CONSTRAINT wanted_is_whole_or_none CHECK ((((wanted_name IS NULL) AND (wanted_color IS NULL) AND (wanted_status IS NULL) AND (wanted_location IS NULL)) OR ((wanted_name IS NOT NULL) AND (wanted_status IS NOT NULL)))),
+    CONSTRAINT wanted_status_columns_match_status CHECK ((((wanted_status IS NULL) AND (wanted_quantity IS NULL) AND (wanted_is_on_back_order IS NULL)) OR ((wanted_status = 'in_stock'::text) AND (wanted_quantity IS NOT NULL) AND (wanted_quantity >= 1) AND (wanted_is_on_back_order IS NULL)) OR ((wanted_status = 'out_of_stock'::text) AND (wanted_quantity IS NULL) AND (wanted_is_on_back_order IS NOT NULL) AND (wanted_is_on_back_order = ANY (ARRAY[0, 1])))))
 );
 
 CREATE TABLE item_events (
@@ -136,6 +169,8 @@ CREATE TRIGGER items_search_ranges_after_update AFTER UPDATE ON items REFERENCIN
 CREATE TRIGGER items_take_history_turn BEFORE INSERT OR DELETE OR UPDATE ON items FOR EACH STATEMENT EXECUTE FUNCTION items_history_turn();
 
 CREATE INDEX drafts_by_created ON drafts USING btree (created_at, id);
+
+CREATE UNIQUE INDEX drafts_new_item_once ON drafts USING btree (item_id) WHERE (kind = ANY (ARRAY['adding'::text, 'duplicating'::text]));
 
 CREATE UNIQUE INDEX item_events_by_position ON item_events USING btree ("position");
 

@@ -307,7 +307,14 @@ enum OpenAPIDocument {
             \#(FieldSchemas.changes)}},
           "Draft": {"type": "object", "required": ["id", "case", "sourceItemId", "item"], "properties": {
             "id": {"type": "string"}, "case": {"type": "string", "enum": \#(TagSpellings.jsonArray(TagSpellings.draftKinds))},
-            "sourceItemId": {"type": ["string", "null"]}, "item": {"$ref": "#/components/schemas/Item"}}},
+            "sourceItemId": {"type": ["string", "null"]}, "item": {"$ref": "#/components/schemas/Item"},
+            "conflict": {"$ref": "#/components/schemas/Conflict"}}},
+          "Conflict": {"type": "object", "description": "A resolving draft's conflict between replicas (docs/replicas.md)",
+            "required": ["reason", "origin", "madeAt", "hubHoldsItem", "shown", "wanted", "adjustment", "missing"], "properties": {
+            "reason": {"type": "string", "enum": \#(TagSpellings.jsonArray(ConflictReason.Case.allCases.map(\.rawValue)))},
+            "origin": {"type": "string", "format": "uuid"}, "madeAt": {"type": "string"}, "hubHoldsItem": {"type": "boolean"},
+            "shown": {"$ref": "#/components/schemas/Item"}, "wanted": {"oneOf": [{"$ref": "#/components/schemas/Item"}, {"type": "null"}]},
+            "adjustment": {"type": ["integer", "null"]}, "missing": {"type": ["integer", "null"]}}},
           "StepName": {"type": "string", "enum": ["name", "color", "location", "inStock", "quantity", "backOrder", "review"]},
           "WizardStep": {"type": "object", "required": ["step", "prompt", "path", "draft"], "properties": {
             "step": {"$ref": "#/components/schemas/StepName"}, "prompt": {"type": "array", "items": {"type": "string"}},

@@ -94,7 +94,7 @@ struct OutboxIntents<Connection: StoreConnection> {
             }
             var row = RowBinder(statement, at: 6)
             for side in [intent.replicaCopy, chosen] {
-                if let side { try ItemCodec.bindFields(of: side, to: &row) } else { try row.bindNulls(fields.count) }
+                if let side { try ItemCodec.bindFields(side, to: &row) } else { try row.bindNulls(fields.count) }
             }
             try statement.run()
         }
