@@ -52,7 +52,6 @@ struct Problem: Error, Sendable {
             case .notFound: return Problem(.notFound, error.description)
             case .ambiguousID, .malformedID: return Problem(.badRequest, error.description)
             case .undecodableRow: return Problem(.internalServerError, error.description)
-            case .conflictResolutionUnavailable: return Problem(.unprocessableContent, error.description)
             case .versionConflict(_, _, let current):
                 return Problem(.preconditionFailed, error.description,
                                members: [("currentVersion", String(current))], headers: [.eTag: ETag.text(current)])

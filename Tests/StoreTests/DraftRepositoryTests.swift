@@ -152,16 +152,31 @@ import Testing
     }
 
     @Test(arguments: Engine.allCases)
-    func savingOrCancellingAConflictIsRefusedAndChangesNothing(_ engine: Engine) throws {
+    func savingAConflictOnTheHubTakesTheDraftsItemAndCancellingKeepsTheHubs(_ engine: Engine) throws {
         let test = try TestStore(engine)
-        let conflict = Self.oversold()
-        _ = try test.store.write { try test.store.drafts.open(conflict) }
-        let before = try test.store.drafts.all()
-        let refusal = StoreError.conflictResolutionUnavailable(draftID: conflict.id.lowercasedString)
-        #expect(throws: refusal) { try test.store.drafts.save(id: conflict.id) }
-        #expect(throws: refusal) { try test.store.drafts.cancel(id: conflict.id) }
-        #expect(try test.store.drafts.all() == before)
-        #expect(try test.store.items.count() == 0)
+        let hub = Item(name: "Keyboard", color: .blue, status: .inStock(quantity: 4))
+        try test.store.items.insert(hub)
+        func overtaken(_ wanted: String) -> Conflict {
+            var copy = hub
+            copy.name = "Keyboard (old)"
+            var replica = copy
+            replica.name = wanted
+            return Conflict(id: UUID.version7(), itemID: hub.id, hubItem: hub, replicaCopy: copy, origin: UUID.version7(),
+                            madeAt: "2026-11-28T10:00:00.000Z", reason: .overtaken(ItemChanges(from: copy, to: replica)!))
+        }
+        let kept = overtaken("Keyboard, UK"), taken = overtaken("Keyboard, US")
+        try test.store.write {
+            try test.store.drafts.open(kept)
+            try test.store.drafts.open(taken)
+        }
+        try test.store.drafts.cancel(id: kept.id)
+        #expect(try test.store.items.item(id: hub.id).name == "Keyboard", "cancelling keeps the hub's value")
+        let saved = try test.store.drafts.save(id: taken.id)
+        #expect(saved.name == "Keyboard, US")
+        #expect(try test.store.items.item(id: hub.id) == saved, "saving takes the draft's item")
+        #expect(try test.store.drafts.all().isEmpty, "both conflicts are closed")
+        let last = try test.store.items.history(id: hub.id).last
+        #expect(last?.version == 2, "one event for the one resolution that changed something")
     }
 
     @Test(arguments: Engine.allCases)

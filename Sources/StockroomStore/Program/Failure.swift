@@ -146,7 +146,6 @@ package enum Failure {
             case .ambiguousID, .malformedID: return (.usage, error.description)
             case .undecodableRow: return (.dataError, error.description)
             case .versionConflict: return (.versionConflict, error.description)
-            case .conflictResolutionUnavailable: return (.dataError, error.description)
             }
         case let error as InventoryError:
             if error.isMalformedInput { return (.usage, error.description) }

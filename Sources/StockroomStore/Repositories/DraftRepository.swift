@@ -50,18 +50,19 @@ public struct DraftRepository {
     /// Saves the draft: inserts its item and deletes the draft, in one transaction.
     ///
     /// - Returns: the new item.
-    /// - Throws: `InventoryError/blankName` while the name is blank (the draft is kept);
-    ///   ``StoreError/conflictResolutionUnavailable(draftID:)`` for a conflict's draft
-    ///   (`Draft.resolving`), which this version cannot resolve yet.
+    /// A conflict's draft (`Draft.resolving`) is a resolution instead: the item as edited (or,
+    /// when the replica wanted the item deleted and the draft was left as shown, a delete)
+    /// replaces the hub's value, by the merge rules (docs/replicas.md). On the hub it is judged
+    /// at once; on a replica it is written at once and pushed at the next sync.
+    ///
+    /// - Throws: `InventoryError/blankName` while the name is blank (the draft is kept).
     @discardableResult
     public func save(id: UUID) throws -> Item {
         try storage.saveDraft(id: id)
     }
 
-    /// Cancels the draft: it is deleted and nothing else changes.
-    ///
-    /// - Throws: ``StoreError/conflictResolutionUnavailable(draftID:)`` for a conflict's draft
-    ///   (`Draft.resolving`), which this version cannot resolve yet.
+    /// Cancels the draft: it is deleted and nothing else changes. Cancelling a conflict's draft
+    /// (`Draft.resolving`) resolves the conflict by keeping the hub's value.
     public func cancel(id: UUID) throws {
         try storage.cancelDraft(id: id)
     }
@@ -256,7 +257,10 @@ struct DraftRecords<Connection: StoreConnection> {
     func save(id: UUID) throws -> Item {
         try connection.inTransaction {
             let entry = try draft(id: id, locking: true)
-            if entry.draft.openConflict != nil { try resolve(entry, saving: true) }
+            // A conflict's draft is a resolution, judged by the merge rules, not a new item.
+            if entry.draft.openConflict != nil {
+                return try ConflictResolution(connection: connection).resolve(entry, saving: true)
+            }
             let item = try entry.draft.itemToSave()
             try items.insert(item)
             try deleteRow(id: id)
@@ -267,17 +271,12 @@ struct DraftRecords<Connection: StoreConnection> {
     func cancel(id: UUID) throws {
         try connection.inTransaction {
             let entry = try draft(id: id, locking: true)
-            if entry.draft.openConflict != nil { try resolve(entry, saving: false) }
+            if entry.draft.openConflict != nil {
+                try ConflictResolution(connection: connection).resolve(entry, saving: false)
+                return
+            }
             try deleteRow(id: id)
         }
-    }
-
-    /// Saving (`saving`) or cancelling a conflict's draft: a resolution, which is to close the
-    /// conflict and, on a replica, become a resolve intent for the next sync (docs/replicas.md).
-    /// Not there yet: refused, changing nothing. The one place `save` and `cancel` meet a
-    /// `resolving` draft, for the sync's resolution to replace.
-    private func resolve(_ entry: IdentifiedDraft, saving: Bool) throws {
-        throw StoreError.conflictResolutionUnavailable(draftID: entry.id.lowercasedString)
     }
 
     func resolveID(_ text: String) throws -> UUID {

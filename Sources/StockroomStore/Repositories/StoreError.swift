@@ -27,9 +27,6 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case undecodableRow(table: String, id: String, reason: String)
     /// `update … ifVersion:` found the item at another version: it changed since it was read.
     case versionConflict(id: String, expected: Int, current: Int)
-    /// `save` or `cancel` of a conflict's draft (`Draft.resolving`): resolving a conflict is
-    /// not possible in this version yet. The draft can be shown and edited.
-    case conflictResolutionUnavailable(draftID: String)
 
     /// One line for the user.
     public var description: String {
@@ -46,8 +43,6 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             current > expected
                 ? "item \(id) changed since version \(expected): it is at version \(current) now; nothing was changed"
                 : "item \(id) is at version \(current), not \(expected); nothing was changed"
-        case .conflictResolutionUnavailable(let draftID):
-            "draft \(draftID) resolves a conflict between replicas, which this version cannot save or cancel yet; nothing was changed (`draft edit` and `draft show` work on it)"
         }
     }
 }
