@@ -64,6 +64,19 @@ CREATE TABLE drafts (
     CONSTRAINT wanted_status_columns_match_status CHECK ((((wanted_status IS NULL) AND (wanted_quantity IS NULL) AND (wanted_is_on_back_order IS NULL)) OR ((wanted_status = 'in_stock'::text) AND (wanted_quantity IS NOT NULL) AND (wanted_quantity >= 1) AND (wanted_is_on_back_order IS NULL)) OR ((wanted_status = 'out_of_stock'::text) AND (wanted_quantity IS NULL) AND (wanted_is_on_back_order IS NOT NULL) AND (wanted_is_on_back_order = ANY (ARRAY[0, 1])))))
 );
 
+CREATE TABLE item_event_context (
+    item_id text COLLATE "C" NOT NULL,
+    adjusted_by bigint,
+    origin text COLLATE "C",
+    intent_id text COLLATE "C",
+    CONSTRAINT item_event_context_adjusted_by_check CHECK (((adjusted_by IS NULL) OR (adjusted_by <> 0))),
+    CONSTRAINT item_event_context_intent_id_check CHECK (((intent_id IS NULL) OR (intent_id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'::text))),
+    CONSTRAINT item_event_context_item_id_check CHECK ((item_id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'::text)),
+    CONSTRAINT item_event_context_origin_check CHECK (((origin IS NULL) OR (origin ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'::text))),
+    CONSTRAINT item_event_context_pkey PRIMARY KEY (item_id),
+    CONSTRAINT origin_with_intent CHECK (((origin IS NULL) = (intent_id IS NULL)))
+);
+
 CREATE TABLE item_events (
     item_id text COLLATE "C" NOT NULL,
     version bigint NOT NULL,
@@ -84,15 +97,22 @@ CREATE TABLE item_events (
     location_changed smallint,
     from_location text,
     to_location text,
+    adjusted_by bigint,
+    origin text COLLATE "C",
+    intent_id text COLLATE "C",
     CONSTRAINT added_is_version_one CHECK (((kind = 'added'::text) = (version = 1))),
+    CONSTRAINT adjustment_is_a_change CHECK (((adjusted_by IS NULL) OR (kind = 'changed'::text))),
     CONSTRAINT from_status_columns_match_status CHECK ((((from_status IS NULL) AND (from_quantity IS NULL) AND (from_is_on_back_order IS NULL)) OR ((from_status = 'in_stock'::text) AND (from_quantity IS NOT NULL) AND (from_quantity >= 1) AND (from_is_on_back_order IS NULL)) OR ((from_status = 'out_of_stock'::text) AND (from_quantity IS NULL) AND (from_is_on_back_order IS NOT NULL) AND (from_is_on_back_order = ANY (ARRAY[0, 1]))))),
+    CONSTRAINT item_events_adjusted_by_check CHECK (((adjusted_by IS NULL) OR (adjusted_by <> 0))),
     CONSTRAINT item_events_color_changed_check CHECK ((color_changed = ANY (ARRAY[0, 1]))),
     CONSTRAINT item_events_from_color_check CHECK ((from_color = ANY (ARRAY['black'::text, 'blue'::text, 'green'::text, 'red'::text, 'white'::text, 'yellow'::text]))),
     CONSTRAINT item_events_from_location_check CHECK (((from_location IS NULL) OR ((char_length(from_location) >= 1) AND (octet_length(from_location) <= 800) AND (from_location = btrim(from_location, ' '::text)) AND (from_location !~ '[\x01-\x1f\x7f]'::text)))),
     CONSTRAINT item_events_from_status_check CHECK ((from_status = ANY (ARRAY['in_stock'::text, 'out_of_stock'::text]))),
+    CONSTRAINT item_events_intent_id_check CHECK (((intent_id IS NULL) OR (intent_id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'::text))),
     CONSTRAINT item_events_item_id_check CHECK ((item_id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'::text)),
     CONSTRAINT item_events_kind_check CHECK ((kind = ANY (ARRAY['added'::text, 'changed'::text, 'deleted'::text]))),
     CONSTRAINT item_events_location_changed_check CHECK ((location_changed = 1)),
+    CONSTRAINT item_events_origin_check CHECK (((origin IS NULL) OR (origin ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'::text))),
     CONSTRAINT item_events_pkey PRIMARY KEY (item_id, version),
     CONSTRAINT item_events_position_check CHECK (("position" >= 1)),
     CONSTRAINT item_events_recorded_at_check CHECK ((recorded_at ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}.*Z$'::text)),
@@ -101,6 +121,7 @@ CREATE TABLE item_events (
     CONSTRAINT item_events_to_name_check CHECK (((to_name IS NULL) OR (length(btrim(to_name, (((((' '::text || chr(9)) || chr(10)) || chr(11)) || chr(12)) || chr(13)))) > 0))),
     CONSTRAINT item_events_to_status_check CHECK ((to_status = ANY (ARRAY['in_stock'::text, 'out_of_stock'::text]))),
     CONSTRAINT item_events_version_check CHECK ((version >= 1)),
+    CONSTRAINT origin_with_intent CHECK (((origin IS NULL) = (intent_id IS NULL))),
     CONSTRAINT payload_matches_kind CHECK ((((kind = 'added'::text) AND (from_name IS NULL) AND (to_name IS NOT NULL) AND (color_changed IS NULL) AND (from_color IS NULL) AND (from_status IS NULL) AND (to_status IS NOT NULL) AND (location_changed IS NULL) AND (from_location IS NULL)) OR ((kind = 'changed'::text) AND (((from_name IS NULL) AND (to_name IS NULL)) OR ((from_name IS NOT NULL) AND (to_name IS NOT NULL) AND (from_name IS DISTINCT FROM to_name))) AND (color_changed IS NOT NULL) AND (((color_changed = 0) AND (from_color IS NULL) AND (to_color IS NULL)) OR ((color_changed = 1) AND (from_color IS DISTINCT FROM to_color))) AND (((from_status IS NULL) AND (to_status IS NULL)) OR ((from_status IS NOT NULL) AND (to_status IS NOT NULL) AND (NOT ((NOT (from_status IS DISTINCT FROM to_status)) AND (NOT (from_quantity IS DISTINCT FROM to_quantity)) AND (NOT (from_is_on_back_order IS DISTINCT FROM to_is_on_back_order)))))) AND (((location_changed IS NULL) AND (from_location IS NULL) AND (to_location IS NULL)) OR ((COALESCE((location_changed)::integer, 0) = 1) AND (from_location IS DISTINCT FROM to_location))) AND ((to_name IS NOT NULL) OR (color_changed = 1) OR (to_status IS NOT NULL) OR (COALESCE((location_changed)::integer, 0) = 1))) OR ((kind = 'deleted'::text) AND (from_name IS NULL) AND (to_name IS NULL) AND (color_changed IS NULL) AND (from_color IS NULL) AND (to_color IS NULL) AND (from_status IS NULL) AND (to_status IS NULL) AND (location_changed IS NULL) AND (from_location IS NULL) AND (to_location IS NULL)))),
     CONSTRAINT to_status_columns_match_status CHECK ((((to_status IS NULL) AND (to_quantity IS NULL) AND (to_is_on_back_order IS NULL)) OR ((to_status = 'in_stock'::text) AND (to_quantity IS NOT NULL) AND (to_quantity >= 1) AND (to_is_on_back_order IS NULL)) OR ((to_status = 'out_of_stock'::text) AND (to_quantity IS NULL) AND (to_is_on_back_order IS NOT NULL) AND (to_is_on_back_order = ANY (ARRAY[0, 1])))))
 );
@@ -266,16 +287,20 @@ DECLARE
     previous_time text;
     changed_time text;
     status_changed boolean;
+    context item_event_context%ROWTYPE;
 BEGIN
     IF TG_OP = 'INSERT' THEN
         IF EXISTS (SELECT 1 FROM item_events WHERE item_id = NEW.id AND version = 1) THEN
             RAISE EXCEPTION 'items: this id belonged to a deleted item, whose history is kept; an id is never reused (insert the item under a new id)'
                 USING ERRCODE = 'restrict_violation';
         END IF;
+        SELECT * INTO context FROM item_event_context WHERE item_id = NEW.id;
         INSERT INTO item_events (item_id, version, kind, recorded_at,
-                                 to_name, to_color, to_status, to_quantity, to_is_on_back_order, to_location)
+                                 to_name, to_color, to_status, to_quantity, to_is_on_back_order, to_location,
+                                 origin, intent_id)
         VALUES (NEW.id, 1, 'added', NEW.updated_at,
-                NEW.name, NEW.color, NEW.status, NEW.quantity, NEW.is_on_back_order, NEW.location);
+                NEW.name, NEW.color, NEW.status, NEW.quantity, NEW.is_on_back_order, NEW.location,
+                context.origin, context.intent_id);
         RETURN NULL;
     END IF;
 
@@ -285,10 +310,13 @@ BEGIN
     -- punctuation.
     changed_time := greatest(previous_time COLLATE "C",
                              to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') COLLATE "C");
+    -- The id never changes (items_id_never_changes), so OLD.id names the item on UPDATE too.
+    SELECT * INTO context FROM item_event_context WHERE item_id = OLD.id;
 
     IF TG_OP = 'DELETE' THEN
-        INSERT INTO item_events (item_id, version, kind, recorded_at)
-        VALUES (OLD.id, coalesce(previous_version, 0) + 1, 'deleted', changed_time);
+        INSERT INTO item_events (item_id, version, kind, recorded_at, origin, intent_id)
+        VALUES (OLD.id, coalesce(previous_version, 0) + 1, 'deleted', changed_time,
+                context.origin, context.intent_id);
         RETURN NULL;
     END IF;
 
@@ -298,7 +326,8 @@ BEGIN
                              from_name, to_name, color_changed, from_color, to_color,
                              from_status, from_quantity, from_is_on_back_order,
                              to_status, to_quantity, to_is_on_back_order,
-                             location_changed, from_location, to_location)
+                             location_changed, from_location, to_location,
+                             adjusted_by, origin, intent_id)
     VALUES (NEW.id, coalesce(previous_version, 0) + 1, 'changed', changed_time,
             CASE WHEN NEW.name IS DISTINCT FROM OLD.name THEN OLD.name END,
             CASE WHEN NEW.name IS DISTINCT FROM OLD.name THEN NEW.name END,
@@ -313,7 +342,8 @@ BEGIN
             CASE WHEN status_changed THEN NEW.is_on_back_order END,
             CASE WHEN NEW.location IS DISTINCT FROM OLD.location THEN 1 END,
             CASE WHEN NEW.location IS DISTINCT FROM OLD.location THEN OLD.location END,
-            CASE WHEN NEW.location IS DISTINCT FROM OLD.location THEN NEW.location END);
+            CASE WHEN NEW.location IS DISTINCT FROM OLD.location THEN NEW.location END,
+            context.adjusted_by, context.origin, context.intent_id);
     RETURN NULL;
 END;
 $function$;

@@ -125,6 +125,22 @@ CREATE TABLE "drafts" (
     )
 ) STRICT;
 
+CREATE TABLE item_event_context (
+    -- The item the writer is about to write (lowercase canonical UUID text).
+    item_id TEXT NOT NULL PRIMARY KEY
+        CHECK (length(item_id) = 36 AND item_id GLOB '[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]-[0-9a-f][0-9a-f][0-9a-f][0-9a-f]-[0-9a-f][0-9a-f][0-9a-f][0-9a-f]-[0-9a-f][0-9a-f][0-9a-f][0-9a-f]-[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]'),
+    -- The columns of the same names in item_events, with the same rules; adjusted_by is copied
+    -- only into a 'changed' event (an adjustment never adds or deletes the item).
+    adjusted_by INTEGER NULL
+        CHECK (adjusted_by IS NULL OR adjusted_by <> 0),
+    origin TEXT NULL
+        CHECK (origin IS NULL OR (length(origin) = 36 AND origin GLOB '[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]-[0-9a-f][0-9a-f][0-9a-f][0-9a-f]-[0-9a-f][0-9a-f][0-9a-f][0-9a-f]-[0-9a-f][0-9a-f][0-9a-f][0-9a-f]-[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]')),
+    intent_id TEXT NULL
+        CHECK (intent_id IS NULL OR (length(intent_id) = 36 AND intent_id GLOB '[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]-[0-9a-f][0-9a-f][0-9a-f][0-9a-f]-[0-9a-f][0-9a-f][0-9a-f][0-9a-f]-[0-9a-f][0-9a-f][0-9a-f][0-9a-f]-[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]')),
+
+    CONSTRAINT origin_with_intent CHECK ((origin IS NULL) = (intent_id IS NULL))
+) STRICT, WITHOUT ROWID;
+
 CREATE TABLE "item_events" (
     -- The item (lowercase canonical UUID text); it may have been deleted since.
     item_id TEXT NOT NULL
@@ -169,7 +185,13 @@ CREATE TABLE "item_events" (
     from_location TEXT NULL
         CHECK (from_location IS NULL OR (length(from_location) BETWEEN 1 AND 200 AND from_location = trim(from_location, ' ' || char(160, 8199, 8203, 8239, 8288, 12288, 65279)) AND from_location NOT GLOB '*[' || char(1) || '-' || char(31) || char(127) || '-' || char(159) || ']*')),
     to_location TEXT NULL
-        CHECK (to_location IS NULL OR (length(to_location) BETWEEN 1 AND 200 AND to_location = trim(to_location, ' ' || char(160, 8199, 8203, 8239, 8288, 12288, 65279)) AND to_location NOT GLOB '*[' || char(1) || '-' || char(31) || char(127) || '-' || char(159) || ']*')),
+        CHECK (to_location IS NULL OR (length(to_location) BETWEEN 1 AND 200 AND to_location = trim(to_location, ' ' || char(160, 8199, 8203, 8239, 8288, 12288, 65279)) AND to_location NOT GLOB '*[' || char(1) || '-' || char(31) || char(127) || '-' || char(159) || ']*')), adjusted_by INTEGER NULL
+    -- An adjustment moves the quantity, so it is a 'changed' event, and it moved it by some units.
+    CONSTRAINT adjustment_is_a_change CHECK (adjusted_by IS NULL OR (adjusted_by <> 0 AND kind = 'changed')), origin TEXT NULL
+    CHECK (origin IS NULL OR (length(origin) = 36 AND origin GLOB '[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]-[0-9a-f][0-9a-f][0-9a-f][0-9a-f]-[0-9a-f][0-9a-f][0-9a-f][0-9a-f]-[0-9a-f][0-9a-f][0-9a-f][0-9a-f]-[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]')), intent_id TEXT NULL
+    CHECK (intent_id IS NULL OR (length(intent_id) = 36 AND intent_id GLOB '[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]-[0-9a-f][0-9a-f][0-9a-f][0-9a-f]-[0-9a-f][0-9a-f][0-9a-f][0-9a-f]-[0-9a-f][0-9a-f][0-9a-f][0-9a-f]-[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]'))
+    -- An intent comes from a replica, and a replica's change is always an intent.
+    CONSTRAINT origin_with_intent CHECK ((origin IS NULL) = (intent_id IS NULL)),
 
     -- one row per (item_id, version), as the key of a WITHOUT ROWID table: the events are stored in
     -- this order, one B-tree instead of a rowid table plus a unique index, which halves the
@@ -341,10 +363,14 @@ BEGIN
     SELECT RAISE(ABORT, 'items: this id belonged to a deleted item, whose history is kept; an id is never reused (insert the item under a new id)')
     WHERE EXISTS (SELECT 1 FROM item_events WHERE item_id = NEW.id AND version = 1);
     INSERT INTO item_events (item_id, version, kind, recorded_at,
-                             to_name, to_color, to_status, to_quantity, to_is_on_back_order, to_location, position)
-    VALUES (NEW.id, 1, 'added', NEW.updated_at,
-            NEW.name, NEW.color, NEW.status, NEW.quantity, NEW.is_on_back_order, NEW.location,
-            coalesce((SELECT max(position) FROM item_events), 0) + 1);
+                             to_name, to_color, to_status, to_quantity, to_is_on_back_order, to_location,
+                             origin, intent_id, position)
+    SELECT NEW.id, 1, 'added', NEW.updated_at,
+           NEW.name, NEW.color, NEW.status, NEW.quantity, NEW.is_on_back_order, NEW.location,
+           context.origin, context.intent_id,
+           coalesce((SELECT max(position) FROM item_events), 0) + 1
+    FROM (SELECT 1)
+    LEFT JOIN item_event_context AS context ON context.item_id = NEW.id;
 END;
 
 CREATE TRIGGER items_record_changes
@@ -357,7 +383,8 @@ BEGIN
                              from_name, to_name, color_changed, from_color, to_color,
                              from_status, from_quantity, from_is_on_back_order,
                              to_status, to_quantity, to_is_on_back_order,
-                             location_changed, from_location, to_location, position)
+                             location_changed, from_location, to_location,
+                             adjusted_by, origin, intent_id, position)
     SELECT NEW.id, coalesce(previous.version, 0) + 1, 'changed',
            max(coalesce(previous.recorded_at, ''), strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
            CASE WHEN NEW.name IS NOT OLD.name THEN OLD.name END,
@@ -374,25 +401,29 @@ BEGIN
            CASE WHEN NEW.location IS NOT OLD.location THEN 1 END,
            CASE WHEN NEW.location IS NOT OLD.location THEN OLD.location END,
            CASE WHEN NEW.location IS NOT OLD.location THEN NEW.location END,
+           context.adjusted_by, context.origin, context.intent_id,
            coalesce((SELECT max(position) FROM item_events), 0) + 1
     FROM (SELECT NEW.status IS NOT OLD.status OR NEW.quantity IS NOT OLD.quantity
                  OR NEW.is_on_back_order IS NOT OLD.is_on_back_order AS status_changed)
     -- The latest event; an item without history (a file whose triggers were dropped) gets
     -- version 1 here, which 0003's CHECK refuses for 'changed': the UPDATE fails loudly.
     LEFT JOIN (SELECT version, recorded_at FROM item_events
-               WHERE item_id = NEW.id ORDER BY version DESC LIMIT 1) AS previous ON 1;
+               WHERE item_id = NEW.id ORDER BY version DESC LIMIT 1) AS previous ON 1
+    LEFT JOIN item_event_context AS context ON context.item_id = NEW.id;
 END;
 
 CREATE TRIGGER items_record_deletion
 AFTER DELETE ON items
 BEGIN
-    INSERT INTO item_events (item_id, version, kind, recorded_at, position)
+    INSERT INTO item_events (item_id, version, kind, recorded_at, origin, intent_id, position)
     SELECT OLD.id, coalesce(previous.version, 0) + 1, 'deleted',
            max(coalesce(previous.recorded_at, ''), strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+           context.origin, context.intent_id,
            coalesce((SELECT max(position) FROM item_events), 0) + 1
     FROM (SELECT 1)
     LEFT JOIN (SELECT version, recorded_at FROM item_events
-               WHERE item_id = OLD.id ORDER BY version DESC LIMIT 1) AS previous ON 1;
+               WHERE item_id = OLD.id ORDER BY version DESC LIMIT 1) AS previous ON 1
+    LEFT JOIN item_event_context AS context ON context.item_id = OLD.id;
 END;
 
 CREATE TRIGGER items_search_after_delete AFTER DELETE ON items BEGIN

@@ -77,6 +77,10 @@ public enum JSONPresentation {
     /// An event as one JSON object: `itemId`, `version`, `kind` (the Swift case: `added`,
     /// `changed`, `deleted`), `recordedAt`, then the payload: `item` for `added`; for `changed`,
     /// each ``ItemField``'s key, each `{"from":…,"to":…}` or null when that field did not change.
+    /// Then how the change was made, each member only when the event has it (as `item` is only
+    /// on `added`), so an event without them reads as it always did: `adjustedBy` (the
+    /// adjustment's units, ``RecordedItemEvent/adjustedBy``), `origin` and `intentId` (the
+    /// replica and its intent, on a hub), spelled like `itemId`.
     public static func object(for recorded: RecordedItemEvent) -> String {
         JSONText.object(members(for: recorded))
     }
@@ -113,6 +117,9 @@ public enum JSONPresentation {
         case .deleted:
             break
         }
+        if let adjustedBy = recorded.adjustedBy { members.append(("adjustedBy", String(adjustedBy))) }
+        if let origin = recorded.origin { members.append(("origin", JSONText.string(origin.lowercasedString))) }
+        if let intentID = recorded.intentID { members.append(("intentId", JSONText.string(intentID.lowercasedString))) }
         return members
     }
 

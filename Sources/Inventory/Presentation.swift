@@ -128,6 +128,15 @@ public enum Presentation {
         }
     }
 
+    /// A recorded event in words: ``text(for:)-(ItemEvent)``, then how it was made when that is
+    /// known: "Quantity 5 -> 2 (adjusted by -3)" for an adjustment, where the change alone would
+    /// not tell a sale of 3 from a count that set the quantity to 2.
+    public static func text(for recorded: RecordedItemEvent) -> String {
+        let change = text(for: recorded.event)
+        guard let adjustedBy = recorded.adjustedBy else { return change }
+        return change + " (adjusted by \(adjustedBy > 0 ? "+" : "")\(adjustedBy))"
+    }
+
     /// A status change in words: the quantity's change while in stock, else the new status.
     public static func text(forStatusChange change: FieldChange<Status>) -> String {
         if case .inStock(let before) = change.from, case .inStock(let after) = change.to {
@@ -181,7 +190,7 @@ public enum Presentation {
         var shown = name.map(displayName) ?? "?"
         if shown.count > eventNameWidth { shown = String(shown.prefix(eventNameWidth - 1)) + shortIDSeparator }
         return padded(String(event.position), 10) + padded(shortID(recorded.itemID), 15) + padded(shown, eventNameWidth + 2)
-            + padded(String(recorded.version), 9) + padded(recorded.recordedAt, 26) + text(for: recorded.event)
+            + padded(String(recorded.version), 9) + padded(recorded.recordedAt, 26) + text(for: recorded)
     }
 
     /// The line without the item's name.
@@ -205,7 +214,7 @@ public enum Presentation {
     public static func history(_ events: [RecordedItemEvent]) -> [String] {
         TextTable.lines(
             header: ["VERSION", "TIME", "CHANGE"],
-            rows: events.map { [String($0.version), $0.recordedAt, text(for: $0.event)] })
+            rows: events.map { [String($0.version), $0.recordedAt, text(for: $0)] })
     }
 
     /// A draft's full details, one field per line; "item id" is the id the item gets when saved.

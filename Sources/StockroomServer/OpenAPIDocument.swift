@@ -304,7 +304,10 @@ enum OpenAPIDocument {
           "Event": {"type": "object", "required": ["itemId", "version", "kind", "recordedAt"], "properties": {
             "itemId": {"type": "string"}, "version": {"type": "integer"}, "kind": {"type": "string", "enum": \#(TagSpellings.jsonArray(TagSpellings.eventKinds))},
             "recordedAt": {"type": "string"}, "item": {"$ref": "#/components/schemas/Item"},
-            \#(FieldSchemas.changes)}},
+            \#(FieldSchemas.changes),
+            "adjustedBy": {"type": "integer", "description": "present when the change was an adjustment by this many units (items adjust, POST .../adjustments, the counter)"},
+            "origin": {"type": "string", "description": "present on a hub when the change applied a replica's intent: the replica's id"},
+            "intentId": {"type": "string", "description": "present with origin: the intent's id"}}},
           "Draft": {"type": "object", "required": ["id", "case", "sourceItemId", "item"], "properties": {
             "id": {"type": "string"}, "case": {"type": "string", "enum": \#(TagSpellings.jsonArray(TagSpellings.draftKinds))},
             "sourceItemId": {"type": ["string", "null"]}, "item": {"$ref": "#/components/schemas/Item"},

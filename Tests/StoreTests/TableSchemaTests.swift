@@ -14,6 +14,7 @@ import Testing
         (ItemsTable.name, ItemsTable.insertLayout.columns.names, [ItemsTable.key]),
         (ItemEventsTable.name, ItemEventsTable.layout.columns.names + [ItemEventsTable.positionColumn], ItemEventsTable.keyColumns),
         (DraftsTable.name, DraftsTable.layout.columns.names, [DraftsTable.key]),
+        (ItemEventContextTable.name, ItemEventContextTable.layout.columns.names, [ItemEventContextTable.key]),
         (ItemsSearchRangesTable.name, ItemsSearchRangesTable.columns, ItemsSearchRangesTable.key),
     ]
 

@@ -5,7 +5,7 @@ import StockroomMigrations
 enum StockroomTables {
     /// The tables with a type in this folder, and the migration runner's record.
     static let described: Set<String> = [
-        ItemsTable.name, ItemEventsTable.name, DraftsTable.name, ItemsSearchTable.name,
+        ItemsTable.name, ItemEventsTable.name, ItemEventContextTable.name, DraftsTable.name, ItemsSearchTable.name,
         ItemsSearchRangesTable.name, ItemsSearchRangesTable.replacedName, ItemsSearchPositionsTable.name,
         MigrationRunner.tableName,
     ]
