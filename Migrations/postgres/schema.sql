@@ -163,6 +163,24 @@ CREATE TABLE schema_migrations (
     CONSTRAINT schema_migrations_pkey PRIMARY KEY (version)
 );
 
+CREATE TABLE sync_applied (
+    intent_id text COLLATE "C" NOT NULL,
+    origin text COLLATE "C" NOT NULL,
+    applied_at text COLLATE "C" NOT NULL,
+    CONSTRAINT sync_applied_applied_at_check CHECK ((applied_at ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}.*Z$'::text)),
+    CONSTRAINT sync_applied_intent_id_check CHECK ((intent_id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'::text)),
+    CONSTRAINT sync_applied_origin_check CHECK ((origin ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'::text)),
+    CONSTRAINT sync_applied_pkey PRIMARY KEY (intent_id)
+);
+
+CREATE TABLE sync_identity (
+    singleton integer NOT NULL,
+    database_id text COLLATE "C" NOT NULL,
+    CONSTRAINT sync_identity_database_id_check CHECK ((database_id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'::text)),
+    CONSTRAINT sync_identity_pkey PRIMARY KEY (singleton),
+    CONSTRAINT sync_identity_singleton_check CHECK ((singleton = 1))
+);
+
 CREATE TRIGGER item_events_are_never_deleted BEFORE DELETE ON item_events FOR EACH ROW EXECUTE FUNCTION item_events_refuse_change();
 
 CREATE TRIGGER item_events_are_never_truncated BEFORE TRUNCATE ON item_events FOR EACH STATEMENT EXECUTE FUNCTION item_events_refuse_change();
