@@ -156,8 +156,10 @@ struct OutboxIntents<Connection: StoreConnection> {
 /// SQL the replication tables are written with where the database makes the value, as the
 /// capture triggers of migration 0013 do.
 enum ReplicationSQL {
-    /// A random (version 4) UUID's lowercase text.
-    static let newID = "(SELECT lower(substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-4' || substr(h, 14, 3) || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(h, 18, 3) || '-' || substr(h, 21, 12)) FROM (SELECT hex(randomblob(16)) AS h))"
+    /// A random (version 4) UUID's lowercase text, made anew for each row: each part calls
+    /// `randomblob` itself, since SQLite evaluates a subquery that reads no column of the row
+    /// once per statement (an `INSERT … SELECT` would give every row the same id).
+    static let newID = "(lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' || substr(lower(hex(randomblob(2))), 2) || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(lower(hex(randomblob(2))), 2) || '-' || lower(hex(randomblob(6))))"
     /// The current time as ISO-8601 UTC with milliseconds.
     static let now = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 }
