@@ -7,6 +7,7 @@ enum StockroomTables {
     static let described: Set<String> = [
         ItemsTable.name, ItemEventsTable.name, ItemEventContextTable.name, DraftsTable.name, ItemsSearchTable.name,
         ItemsSearchRangesTable.name, ItemsSearchRangesTable.replacedName, ItemsSearchPositionsTable.name,
+        SyncIdentityTable.name, SyncReplicaTable.name, SyncIntentsTable.name, SyncAppliedTable.name,
         MigrationRunner.tableName,
     ]
 
