@@ -88,6 +88,27 @@ import Testing
         #expect(try target.stockroom("check").status == 0)
     }
 
+    /// `copy` moves the history verbatim, how each change was made included: a file to a
+    /// server and back.
+    @Test func copyKeepsTheDetails() throws {
+        let file = CLIDatabase()
+        let server = try PostgresScratchSchema()
+        let id = try file.stockroom("items", "add", "--name", "Lamp", "--quantity", "4").stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try file.stockroom("items", "adjust", id, "--by", "-3").status == 0)
+        let original = try file.stockroom("items", "history", id, "--format", "json").stdout
+        #expect(original.contains("\"adjustedBy\":-3"), "\(original)")
+
+        let up = try Processes.stockroom(["copy", "--from", file.path, "--to", server.uri])
+        #expect(up.status == 0, "\(up)")
+        let onServer = try Processes.stockroom(["items", "history", id, "--format", "json", "--db", server.uri])
+        #expect(onServer.stdout == original, "\(onServer)")
+        let back = CLIDatabase()
+        let down = try Processes.stockroom(["copy", "--from", server.uri, "--to", back.path])
+        #expect(down.status == 0, "\(down)")
+        #expect(try back.stockroom("items", "history", id, "--format", "json").stdout == original)
+    }
+
     /// A file written before 0011 is read as it is (a read never migrates) with no details on
     /// its events, byte-identical; migrated, its history is kept and adjustments record.
     @Test func aFileBefore0011ReadsItsHistoryWithoutDetailsThenMigrates() throws {
