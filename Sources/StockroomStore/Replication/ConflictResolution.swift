@@ -38,7 +38,7 @@ struct ConflictResolution<Connection: StoreConnection> {
             let intent = Intent(itemID: conflict.itemID, origin: origin, madeAt: Timestamp.now(),
                                 replicaCopy: copy, change: .resolve(conflictID: entry.id, choice: choice))
             let hub = HubApplication(connection: connection)
-            try hub.takeHistoryTurn()
+            try connection.takeHistoryTurn()
             let decision = MergeRules.decide(intent, hub: try hub.state(of: conflict.itemID, origin: origin),
                                              openConflict: conflict)
             try hub.write(decision, for: intent, now: Timestamp.now(), recordingOrigin: false)

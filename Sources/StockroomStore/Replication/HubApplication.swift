@@ -21,7 +21,7 @@ struct HubApplication<Connection: StoreConnection> {
     func apply(_ batch: [OutboxIntent]) throws -> AppliedBatch {
         // Once for the batch, so that its row locks below never wait on a writer that waits
         // on the turn.
-        try takeHistoryTurn()
+        try connection.takeHistoryTurn()
         var outcome = AppliedBatch()
         let now = Timestamp.now()
         for pushed in batch {
@@ -42,14 +42,6 @@ struct HubApplication<Connection: StoreConnection> {
             if decision.opens != nil { outcome.conflictsOpened += 1 }
         }
         return outcome
-    }
-
-    /// Takes PostgreSQL's turn to append history (Seam's `historyTurn`) before any row lock;
-    /// nothing on SQLite, whose write transaction is the turn.
-    func takeHistoryTurn() throws {
-        if let turn = connection.dialect.historyTurn {
-            try connection.withStatement(turn) { statement in _ = try statement.step() }
-        }
     }
 
     /// Writes what the rules decided: the item's row (its history event carrying the intent's
@@ -96,17 +88,7 @@ struct HubApplication<Connection: StoreConnection> {
     /// appends (migration 0011).
     private func withEventContext(itemID: UUID, for intent: Intent, recording: Bool, _ body: () throws -> Void) throws {
         guard recording else { return try body() }
-        try connection.withStatement("INSERT INTO \(ItemEventContextTable.name) (\(ItemEventContextTable.key), origin, intent_id) VALUES (?, ?, ?)") { statement in
-            try statement.bind(itemID, at: 0)
-            try statement.bind(intent.origin, at: 1)
-            try statement.bind(intent.id, at: 2)
-            try statement.run()
-        }
-        try body()
-        try connection.withStatement(ItemEventContextTable.deleteSQL) { statement in
-            try statement.bind(itemID, at: 0)
-            try statement.run()
-        }
+        try connection.declaring(EventDetails(adjustedBy: nil, origin: intent.origin, intentID: intent.id), for: itemID, body)
     }
 
     private func isApplied(_ id: UUID) throws -> Bool {
