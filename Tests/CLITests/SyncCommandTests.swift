@@ -400,3 +400,27 @@ extension SyncCommandTests {
         #expect(try Processes.sqlite3(world.hub, "SELECT count(*) FROM sync_applied").output == "2")
     }
 }
+
+extension SyncCommandTests {
+    @Test("`sync --dry-run` lists what would be pushed, in order, without reaching the hub or changing the file")
+    func dryRun() throws {
+        let world = try World(postgres: false)
+        let stall = world.replica("stall")
+        let id = try world.add(stall, "Nails", quantity: 100)
+        try world.sync(stall)
+        #expect(try world.run(stall, "items", "adjust", id, "--by", "-5").status == 0)
+        #expect(try world.run(stall, "items", "update", id, "--name", "Nails, 40 mm").status == 0)
+        // The hub is unplugged: a dry run does not need it.
+        try FileManager.default.moveItem(atPath: world.hub, toPath: world.hub + ".away")
+        let before = try DatabaseSnapshot.of(stall)
+        let listed = try world.run(stall, "sync", "--dry-run", "--format", "json")
+        #expect(listed.status == 0, "\(listed)")
+        let intents = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]] ?? []
+        #expect(intents.map { $0["kind"] as? String } == ["adjust", "set"])
+        #expect(intents.first?["change"] as? String == "adjust by -5")
+        #expect(intents.allSatisfy { $0["itemId"] as? String == id })
+        let table = try world.run(stall, "sync", "--dry-run")
+        #expect(table.status == 0 && table.stdout.contains("Renamed 'Nails' -> 'Nails, 40 mm'"), "\(table)")
+        #expect(try DatabaseSnapshot.of(stall) == before)
+    }
+}

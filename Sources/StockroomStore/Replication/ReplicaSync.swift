@@ -105,6 +105,16 @@ package enum ReplicaSync {
         }
     }
 
+    /// The intents the replica at `path` would push, in order, read only: `sync --dry-run`.
+    package static func pending(path: String) throws -> [OutboxIntent] {
+        guard let record = try rememberedRecord(path: path) else {
+            throw SyncError.notAReplica(path: path, attaching: false)
+        }
+        let store = try InventoryStore.reading(path: path, contents: .items)
+        guard let database = store.database else { throw SyncError.replicaOnServer }
+        return try database.readTransaction { try OutboxIntents(connection: database).all(origin: record.replicaID) }
+    }
+
     // MARK: - Before anything is written
 
     /// The replica row of the file at `path`, read without changing it; nil for a missing file,
