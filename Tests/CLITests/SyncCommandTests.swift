@@ -424,3 +424,37 @@ extension SyncCommandTests {
         #expect(try DatabaseSnapshot.of(stall) == before)
     }
 }
+
+extension SyncCommandTests {
+    @Test("A hub locked past --busy-timeout exits 75 with every change kept; a hub migrated by a newer stockroom is refused naming both versions")
+    func lockedOrNewerHub() throws {
+        let world = try World(postgres: false)
+        let stall = world.replica("stall")
+        _ = try world.add(stall, "Ladder", quantity: 1)
+        try world.sync(stall)
+        _ = try world.add(stall, "Bucket", quantity: 2)
+
+        // Another program holds the hub's write lock.
+        let holder = try BackgroundProcess("/usr/bin/env", ["python3", "-c", """
+            import sqlite3, sys
+            connection = sqlite3.connect(sys.argv[1], isolation_level=None)
+            connection.execute("BEGIN IMMEDIATE")
+            print("locked", flush=True)
+            sys.stdin.readline()
+            """, world.hub])
+        #expect(holder.readLine() == "locked")
+        let locked = try world.run(stall, "sync", "--busy-timeout", "0.3")
+        expectFailure(locked, code: .busy)
+        holder.write("\n")
+        #expect(holder.wait().status == 0)
+        #expect(try world.sync(stall, hub: false)["pushed"] == 1)
+
+        _ = try Processes.sqlite3(world.hub, "INSERT INTO schema_migrations VALUES (99, 'from_the_future', 'x', '2027-01-01T00:00:00Z')")
+        _ = try world.add(stall, "Mop", quantity: 1)
+        let before = try DatabaseSnapshot.of(stall)
+        let newer = try world.run(stall, "sync")
+        expectFailure(newer, code: .dataError, mentioning: "schema version 99")
+        #expect(newer.errorMessage.contains("migrate up"), "\(newer)")
+        #expect(try DatabaseSnapshot.of(stall) == before)
+    }
+}
