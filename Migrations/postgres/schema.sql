@@ -16,19 +16,65 @@ CREATE TABLE drafts (
     created_at text COLLATE "C" NOT NULL,
     updated_at text COLLATE "C" NOT NULL,
     location text,
+    conflict_reason text COLLATE "C",
+    conflict_origin text COLLATE "C",
+    conflict_made_at text COLLATE "C",
+    conflict_hub_holds_item smallint,
+    conflict_adjustment bigint,
+    conflict_missing bigint,
+    shown_name text COLLATE "C",
+    shown_color text COLLATE "C",
+    shown_status text COLLATE "C",
+    shown_quantity bigint,
+    shown_is_on_back_order smallint,
+    shown_location text COLLATE "C",
+    wanted_name text COLLATE "C",
+    wanted_color text COLLATE "C",
+    wanted_status text COLLATE "C",
+    wanted_quantity bigint,
+    wanted_is_on_back_order smallint,
+    wanted_location text COLLATE "C",
+    CONSTRAINT conflict_matches_kind CHECK ((((kind = 'resolving'::text) AND (conflict_reason IS NOT NULL) AND (conflict_origin IS NOT NULL) AND (conflict_made_at IS NOT NULL) AND (conflict_hub_holds_item IS NOT NULL) AND (shown_name IS NOT NULL) AND (shown_status IS NOT NULL)) OR ((kind <> 'resolving'::text) AND (conflict_reason IS NULL) AND (conflict_origin IS NULL) AND (conflict_made_at IS NULL) AND (conflict_hub_holds_item IS NULL) AND (conflict_adjustment IS NULL) AND (conflict_missing IS NULL) AND (shown_name IS NULL) AND (shown_color IS NULL) AND (shown_status IS NULL) AND (shown_location IS NULL) AND (wanted_name IS NULL) AND (wanted_color IS NULL) AND (wanted_status IS NULL) AND (wanted_location IS NULL)))),
+    CONSTRAINT conflict_numbers_match_reason CHECK ((((conflict_adjustment IS NOT NULL) = (COALESCE(conflict_reason, ''::text) = ANY (ARRAY['oversold'::text, 'quantity_overflow'::text]))) AND ((conflict_missing IS NOT NULL) = (COALESCE(conflict_reason, ''::text) = 'oversold'::text)))),
     CONSTRAINT drafts_color_check CHECK ((color = ANY (ARRAY['black'::text, 'blue'::text, 'green'::text, 'red'::text, 'white'::text, 'yellow'::text]))),
+    CONSTRAINT drafts_conflict_hub_holds_item_check CHECK ((conflict_hub_holds_item = ANY (ARRAY[0, 1]))),
+    CONSTRAINT drafts_conflict_made_at_check CHECK ((conflict_made_at ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}.*Z$'::text)),
+    CONSTRAINT drafts_conflict_missing_check CHECK ((conflict_missing >= 1)),
+    CONSTRAINT drafts_conflict_origin_check CHECK (((conflict_origin IS NULL) OR (conflict_origin ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'::text))),
+    CONSTRAINT drafts_conflict_reason_check CHECK ((conflict_reason = ANY (ARRAY['overtaken'::text, 'oversold'::text, 'quantity_overflow'::text, 'changed_before_delete'::text, 'deleted_before_change'::text, 'resolved_meanwhile'::text]))),
     CONSTRAINT drafts_created_at_check CHECK ((created_at ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}.*Z$'::text)),
     CONSTRAINT drafts_id_check CHECK ((id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'::text)),
     CONSTRAINT drafts_item_id_check CHECK ((item_id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'::text)),
-    CONSTRAINT drafts_item_id_key UNIQUE (item_id),
-    CONSTRAINT drafts_kind_check CHECK ((kind = ANY (ARRAY['adding'::text, 'duplicating'::text]))),
+    CONSTRAINT drafts_kind_check CHECK ((kind = ANY (ARRAY['adding'::text, 'duplicating'::text, 'resolving'::text]))),
     CONSTRAINT drafts_location_check CHECK (((location IS NULL) OR ((char_length(location) >= 1) AND (octet_length(location) <= 800) AND (location = btrim(location, ' '::text)) AND (location !~ '[\x01-\x1f\x7f]'::text)))),
     CONSTRAINT drafts_pkey PRIMARY KEY (id),
+    CONSTRAINT drafts_shown_color_check CHECK ((shown_color = ANY (ARRAY['black'::text, 'blue'::text, 'green'::text, 'red'::text, 'white'::text, 'yellow'::text]))),
+    CONSTRAINT drafts_shown_location_check CHECK (((shown_location IS NULL) OR ((char_length(shown_location) >= 1) AND (octet_length(shown_location) <= 800) AND (shown_location = btrim(shown_location, ' '::text)) AND (shown_location !~ '[\x01-\x1f\x7f]'::text)))),
+    CONSTRAINT drafts_shown_status_check CHECK ((shown_status = ANY (ARRAY['in_stock'::text, 'out_of_stock'::text]))),
     CONSTRAINT drafts_source_item_id_check CHECK (((source_item_id IS NULL) OR (source_item_id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'::text))),
     CONSTRAINT drafts_status_check CHECK ((status = ANY (ARRAY['in_stock'::text, 'out_of_stock'::text]))),
     CONSTRAINT drafts_updated_at_check CHECK ((updated_at ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}.*Z$'::text)),
-    CONSTRAINT source_matches_kind CHECK ((((kind = 'adding'::text) AND (source_item_id IS NULL)) OR ((kind = 'duplicating'::text) AND (source_item_id IS NOT NULL)))),
-    CONSTRAINT status_columns_match_status CHECK ((((status = 'in_stock'::text) AND (quantity IS NOT NULL) AND (quantity >= 1) AND (is_on_back_order IS NULL)) OR ((status = 'out_of_stock'::text) AND (quantity IS NULL) AND (is_on_back_order IS NOT NULL) AND (is_on_back_order = ANY (ARRAY[0, 1])))))
+    CONSTRAINT drafts_wanted_color_check CHECK ((wanted_color = ANY (ARRAY['black'::text, 'blue'::text, 'green'::text, 'red'::text, 'white'::text, 'yellow'::text]))),
+    CONSTRAINT drafts_wanted_location_check CHECK (((wanted_location IS NULL) OR ((char_length(wanted_location) >= 1) AND (octet_length(wanted_location) <= 800) AND (wanted_location = btrim(wanted_location, ' '::text)) AND (wanted_location !~ '[\x01-\x1f\x7f]'::text)))),
+    CONSTRAINT drafts_wanted_status_check CHECK ((wanted_status = ANY (ARRAY['in_stock'::text, 'out_of_stock'::text]))),
+    CONSTRAINT shown_status_columns_match_status CHECK ((((shown_status IS NULL) AND (shown_quantity IS NULL) AND (shown_is_on_back_order IS NULL)) OR ((shown_status = 'in_stock'::text) AND (shown_quantity IS NOT NULL) AND (shown_quantity >= 1) AND (shown_is_on_back_order IS NULL)) OR ((shown_status = 'out_of_stock'::text) AND (shown_quantity IS NULL) AND (shown_is_on_back_order IS NOT NULL) AND (shown_is_on_back_order = ANY (ARRAY[0, 1]))))),
+    CONSTRAINT source_matches_kind CHECK ((((kind = 'adding'::text) AND (source_item_id IS NULL)) OR ((kind = 'duplicating'::text) AND (source_item_id IS NOT NULL)) OR ((kind = 'resolving'::text) AND (source_item_id IS NULL)))),
+    CONSTRAINT status_columns_match_status CHECK ((((status = 'in_stock'::text) AND (quantity IS NOT NULL) AND (quantity >= 1) AND (is_on_back_order IS NULL)) OR ((status = 'out_of_stock'::text) AND (quantity IS NULL) AND (is_on_back_order IS NOT NULL) AND (is_on_back_order = ANY (ARRAY[0, 1]))))),
+    CONSTRAINT wanted_is_whole_or_none CHECK ((((wanted_name IS NULL) AND (wanted_color IS NULL) AND (wanted_status IS NULL) AND (wanted_location IS NULL)) OR ((wanted_name IS NOT NULL) AND (wanted_status IS NOT NULL)))),
+    CONSTRAINT wanted_status_columns_match_status CHECK ((((wanted_status IS NULL) AND (wanted_quantity IS NULL) AND (wanted_is_on_back_order IS NULL)) OR ((wanted_status = 'in_stock'::text) AND (wanted_quantity IS NOT NULL) AND (wanted_quantity >= 1) AND (wanted_is_on_back_order IS NULL)) OR ((wanted_status = 'out_of_stock'::text) AND (wanted_quantity IS NULL) AND (wanted_is_on_back_order IS NOT NULL) AND (wanted_is_on_back_order = ANY (ARRAY[0, 1])))))
+);
+
+CREATE TABLE item_event_context (
+    item_id text COLLATE "C" NOT NULL,
+    adjusted_by bigint,
+    origin text COLLATE "C",
+    intent_id text COLLATE "C",
+    CONSTRAINT item_event_context_adjusted_by_check CHECK (((adjusted_by IS NULL) OR (adjusted_by <> 0))),
+    CONSTRAINT item_event_context_intent_id_check CHECK (((intent_id IS NULL) OR (intent_id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'::text))),
+    CONSTRAINT item_event_context_item_id_check CHECK ((item_id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'::text)),
+    CONSTRAINT item_event_context_origin_check CHECK (((origin IS NULL) OR (origin ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'::text))),
+    CONSTRAINT item_event_context_pkey PRIMARY KEY (item_id),
+    CONSTRAINT origin_with_intent CHECK (((origin IS NULL) = (intent_id IS NULL)))
 );
 
 CREATE TABLE item_events (
@@ -51,15 +97,22 @@ CREATE TABLE item_events (
     location_changed smallint,
     from_location text,
     to_location text,
+    adjusted_by bigint,
+    origin text COLLATE "C",
+    intent_id text COLLATE "C",
     CONSTRAINT added_is_version_one CHECK (((kind = 'added'::text) = (version = 1))),
+    CONSTRAINT adjustment_is_a_change CHECK (((adjusted_by IS NULL) OR (kind = 'changed'::text))),
     CONSTRAINT from_status_columns_match_status CHECK ((((from_status IS NULL) AND (from_quantity IS NULL) AND (from_is_on_back_order IS NULL)) OR ((from_status = 'in_stock'::text) AND (from_quantity IS NOT NULL) AND (from_quantity >= 1) AND (from_is_on_back_order IS NULL)) OR ((from_status = 'out_of_stock'::text) AND (from_quantity IS NULL) AND (from_is_on_back_order IS NOT NULL) AND (from_is_on_back_order = ANY (ARRAY[0, 1]))))),
+    CONSTRAINT item_events_adjusted_by_check CHECK (((adjusted_by IS NULL) OR (adjusted_by <> 0))),
     CONSTRAINT item_events_color_changed_check CHECK ((color_changed = ANY (ARRAY[0, 1]))),
     CONSTRAINT item_events_from_color_check CHECK ((from_color = ANY (ARRAY['black'::text, 'blue'::text, 'green'::text, 'red'::text, 'white'::text, 'yellow'::text]))),
     CONSTRAINT item_events_from_location_check CHECK (((from_location IS NULL) OR ((char_length(from_location) >= 1) AND (octet_length(from_location) <= 800) AND (from_location = btrim(from_location, ' '::text)) AND (from_location !~ '[\x01-\x1f\x7f]'::text)))),
     CONSTRAINT item_events_from_status_check CHECK ((from_status = ANY (ARRAY['in_stock'::text, 'out_of_stock'::text]))),
+    CONSTRAINT item_events_intent_id_check CHECK (((intent_id IS NULL) OR (intent_id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'::text))),
     CONSTRAINT item_events_item_id_check CHECK ((item_id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'::text)),
     CONSTRAINT item_events_kind_check CHECK ((kind = ANY (ARRAY['added'::text, 'changed'::text, 'deleted'::text]))),
     CONSTRAINT item_events_location_changed_check CHECK ((location_changed = 1)),
+    CONSTRAINT item_events_origin_check CHECK (((origin IS NULL) OR (origin ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'::text))),
     CONSTRAINT item_events_pkey PRIMARY KEY (item_id, version),
     CONSTRAINT item_events_position_check CHECK (("position" >= 1)),
     CONSTRAINT item_events_recorded_at_check CHECK ((recorded_at ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}.*Z$'::text)),
@@ -68,6 +121,7 @@ CREATE TABLE item_events (
     CONSTRAINT item_events_to_name_check CHECK (((to_name IS NULL) OR (length(btrim(to_name, (((((' '::text || chr(9)) || chr(10)) || chr(11)) || chr(12)) || chr(13)))) > 0))),
     CONSTRAINT item_events_to_status_check CHECK ((to_status = ANY (ARRAY['in_stock'::text, 'out_of_stock'::text]))),
     CONSTRAINT item_events_version_check CHECK ((version >= 1)),
+    CONSTRAINT origin_with_intent CHECK (((origin IS NULL) = (intent_id IS NULL))),
     CONSTRAINT payload_matches_kind CHECK ((((kind = 'added'::text) AND (from_name IS NULL) AND (to_name IS NOT NULL) AND (color_changed IS NULL) AND (from_color IS NULL) AND (from_status IS NULL) AND (to_status IS NOT NULL) AND (location_changed IS NULL) AND (from_location IS NULL)) OR ((kind = 'changed'::text) AND (((from_name IS NULL) AND (to_name IS NULL)) OR ((from_name IS NOT NULL) AND (to_name IS NOT NULL) AND (from_name IS DISTINCT FROM to_name))) AND (color_changed IS NOT NULL) AND (((color_changed = 0) AND (from_color IS NULL) AND (to_color IS NULL)) OR ((color_changed = 1) AND (from_color IS DISTINCT FROM to_color))) AND (((from_status IS NULL) AND (to_status IS NULL)) OR ((from_status IS NOT NULL) AND (to_status IS NOT NULL) AND (NOT ((NOT (from_status IS DISTINCT FROM to_status)) AND (NOT (from_quantity IS DISTINCT FROM to_quantity)) AND (NOT (from_is_on_back_order IS DISTINCT FROM to_is_on_back_order)))))) AND (((location_changed IS NULL) AND (from_location IS NULL) AND (to_location IS NULL)) OR ((COALESCE((location_changed)::integer, 0) = 1) AND (from_location IS DISTINCT FROM to_location))) AND ((to_name IS NOT NULL) OR (color_changed = 1) OR (to_status IS NOT NULL) OR (COALESCE((location_changed)::integer, 0) = 1))) OR ((kind = 'deleted'::text) AND (from_name IS NULL) AND (to_name IS NULL) AND (color_changed IS NULL) AND (from_color IS NULL) AND (to_color IS NULL) AND (from_status IS NULL) AND (to_status IS NULL) AND (location_changed IS NULL) AND (from_location IS NULL) AND (to_location IS NULL)))),
     CONSTRAINT to_status_columns_match_status CHECK ((((to_status IS NULL) AND (to_quantity IS NULL) AND (to_is_on_back_order IS NULL)) OR ((to_status = 'in_stock'::text) AND (to_quantity IS NOT NULL) AND (to_quantity >= 1) AND (to_is_on_back_order IS NULL)) OR ((to_status = 'out_of_stock'::text) AND (to_quantity IS NULL) AND (to_is_on_back_order IS NOT NULL) AND (to_is_on_back_order = ANY (ARRAY[0, 1])))))
 );
@@ -109,6 +163,24 @@ CREATE TABLE schema_migrations (
     CONSTRAINT schema_migrations_pkey PRIMARY KEY (version)
 );
 
+CREATE TABLE sync_applied (
+    intent_id text COLLATE "C" NOT NULL,
+    origin text COLLATE "C" NOT NULL,
+    applied_at text COLLATE "C" NOT NULL,
+    CONSTRAINT sync_applied_applied_at_check CHECK ((applied_at ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}.*Z$'::text)),
+    CONSTRAINT sync_applied_intent_id_check CHECK ((intent_id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'::text)),
+    CONSTRAINT sync_applied_origin_check CHECK ((origin ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'::text)),
+    CONSTRAINT sync_applied_pkey PRIMARY KEY (intent_id)
+);
+
+CREATE TABLE sync_identity (
+    singleton integer NOT NULL,
+    database_id text COLLATE "C" NOT NULL,
+    CONSTRAINT sync_identity_database_id_check CHECK ((database_id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'::text)),
+    CONSTRAINT sync_identity_pkey PRIMARY KEY (singleton),
+    CONSTRAINT sync_identity_singleton_check CHECK ((singleton = 1))
+);
+
 CREATE TRIGGER item_events_are_never_deleted BEFORE DELETE ON item_events FOR EACH ROW EXECUTE FUNCTION item_events_refuse_change();
 
 CREATE TRIGGER item_events_are_never_truncated BEFORE TRUNCATE ON item_events FOR EACH STATEMENT EXECUTE FUNCTION item_events_refuse_change();
@@ -136,6 +208,8 @@ CREATE TRIGGER items_search_ranges_after_update AFTER UPDATE ON items REFERENCIN
 CREATE TRIGGER items_take_history_turn BEFORE INSERT OR DELETE OR UPDATE ON items FOR EACH STATEMENT EXECUTE FUNCTION items_history_turn();
 
 CREATE INDEX drafts_by_created ON drafts USING btree (created_at, id);
+
+CREATE UNIQUE INDEX drafts_new_item_once ON drafts USING btree (item_id) WHERE (kind = ANY (ARRAY['adding'::text, 'duplicating'::text]));
 
 CREATE UNIQUE INDEX item_events_by_position ON item_events USING btree ("position");
 
@@ -231,16 +305,20 @@ DECLARE
     previous_time text;
     changed_time text;
     status_changed boolean;
+    context item_event_context%ROWTYPE;
 BEGIN
     IF TG_OP = 'INSERT' THEN
         IF EXISTS (SELECT 1 FROM item_events WHERE item_id = NEW.id AND version = 1) THEN
             RAISE EXCEPTION 'items: this id belonged to a deleted item, whose history is kept; an id is never reused (insert the item under a new id)'
                 USING ERRCODE = 'restrict_violation';
         END IF;
+        SELECT * INTO context FROM item_event_context WHERE item_id = NEW.id;
         INSERT INTO item_events (item_id, version, kind, recorded_at,
-                                 to_name, to_color, to_status, to_quantity, to_is_on_back_order, to_location)
+                                 to_name, to_color, to_status, to_quantity, to_is_on_back_order, to_location,
+                                 origin, intent_id)
         VALUES (NEW.id, 1, 'added', NEW.updated_at,
-                NEW.name, NEW.color, NEW.status, NEW.quantity, NEW.is_on_back_order, NEW.location);
+                NEW.name, NEW.color, NEW.status, NEW.quantity, NEW.is_on_back_order, NEW.location,
+                context.origin, context.intent_id);
         RETURN NULL;
     END IF;
 
@@ -250,10 +328,13 @@ BEGIN
     -- punctuation.
     changed_time := greatest(previous_time COLLATE "C",
                              to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') COLLATE "C");
+    -- The id never changes (items_id_never_changes), so OLD.id names the item on UPDATE too.
+    SELECT * INTO context FROM item_event_context WHERE item_id = OLD.id;
 
     IF TG_OP = 'DELETE' THEN
-        INSERT INTO item_events (item_id, version, kind, recorded_at)
-        VALUES (OLD.id, coalesce(previous_version, 0) + 1, 'deleted', changed_time);
+        INSERT INTO item_events (item_id, version, kind, recorded_at, origin, intent_id)
+        VALUES (OLD.id, coalesce(previous_version, 0) + 1, 'deleted', changed_time,
+                context.origin, context.intent_id);
         RETURN NULL;
     END IF;
 
@@ -263,7 +344,8 @@ BEGIN
                              from_name, to_name, color_changed, from_color, to_color,
                              from_status, from_quantity, from_is_on_back_order,
                              to_status, to_quantity, to_is_on_back_order,
-                             location_changed, from_location, to_location)
+                             location_changed, from_location, to_location,
+                             adjusted_by, origin, intent_id)
     VALUES (NEW.id, coalesce(previous_version, 0) + 1, 'changed', changed_time,
             CASE WHEN NEW.name IS DISTINCT FROM OLD.name THEN OLD.name END,
             CASE WHEN NEW.name IS DISTINCT FROM OLD.name THEN NEW.name END,
@@ -278,7 +360,8 @@ BEGIN
             CASE WHEN status_changed THEN NEW.is_on_back_order END,
             CASE WHEN NEW.location IS DISTINCT FROM OLD.location THEN 1 END,
             CASE WHEN NEW.location IS DISTINCT FROM OLD.location THEN OLD.location END,
-            CASE WHEN NEW.location IS DISTINCT FROM OLD.location THEN NEW.location END);
+            CASE WHEN NEW.location IS DISTINCT FROM OLD.location THEN NEW.location END,
+            context.adjusted_by, context.origin, context.intent_id);
     RETURN NULL;
 END;
 $function$;

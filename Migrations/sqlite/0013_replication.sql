@@ -37,7 +37,7 @@ CREATE TABLE sync_identity (
         CHECK (length(database_id) = 36 AND database_id GLOB '[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]-[0-9a-f][0-9a-f][0-9a-f][0-9a-f]-[0-9a-f][0-9a-f][0-9a-f][0-9a-f]-[0-9a-f][0-9a-f][0-9a-f][0-9a-f]-[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]')
 ) STRICT;
 
-INSERT INTO sync_identity (singleton, database_id) SELECT 1, (SELECT lower(substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-4' || substr(h, 14, 3) || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(h, 18, 3) || '-' || substr(h, 21, 12)) FROM (SELECT hex(randomblob(16)) AS h));
+INSERT INTO sync_identity (singleton, database_id) SELECT 1, (lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' || substr(lower(hex(randomblob(2))), 2) || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(lower(hex(randomblob(2))), 2) || '-' || lower(hex(randomblob(6))));
 
 CREATE TABLE sync_replica (
     -- One row on a replica; none on any other database.
@@ -156,7 +156,7 @@ AFTER INSERT ON items
 WHEN (SELECT capturing FROM sync_replica) = 1
 BEGIN
     INSERT INTO sync_intents (id, item_id, made_at, kind, to_name, to_color, to_status, to_quantity, to_is_on_back_order, to_location)
-    VALUES ((SELECT lower(substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-4' || substr(h, 14, 3) || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(h, 18, 3) || '-' || substr(h, 21, 12)) FROM (SELECT hex(randomblob(16)) AS h)), NEW.id, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), 'add', NEW.name, NEW.color, NEW.status, NEW.quantity, NEW.is_on_back_order, NEW.location);
+    VALUES ((lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' || substr(lower(hex(randomblob(2))), 2) || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(lower(hex(randomblob(2))), 2) || '-' || lower(hex(randomblob(6)))), NEW.id, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), 'add', NEW.name, NEW.color, NEW.status, NEW.quantity, NEW.is_on_back_order, NEW.location);
 END;
 
 CREATE TRIGGER items_capture_change
@@ -165,7 +165,7 @@ WHEN (SELECT capturing FROM sync_replica) = 1
   AND (NEW.name IS NOT OLD.name OR NEW.color IS NOT OLD.color OR NEW.status IS NOT OLD.status OR NEW.quantity IS NOT OLD.quantity OR NEW.is_on_back_order IS NOT OLD.is_on_back_order OR NEW.location IS NOT OLD.location)
 BEGIN
     INSERT INTO sync_intents (id, item_id, made_at, kind, copy_name, copy_color, copy_status, copy_quantity, copy_is_on_back_order, copy_location, to_name, to_color, to_status, to_quantity, to_is_on_back_order, to_location, adjust_by)
-    SELECT (SELECT lower(substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-4' || substr(h, 14, 3) || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(h, 18, 3) || '-' || substr(h, 21, 12)) FROM (SELECT hex(randomblob(16)) AS h)), NEW.id, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
+    SELECT (lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' || substr(lower(hex(randomblob(2))), 2) || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(lower(hex(randomblob(2))), 2) || '-' || lower(hex(randomblob(6)))), NEW.id, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
            CASE WHEN context.adjusted_by IS NULL THEN 'set' ELSE 'adjust' END,
            OLD.name, OLD.color, OLD.status, OLD.quantity, OLD.is_on_back_order, OLD.location, NEW.name, NEW.color, NEW.status, NEW.quantity, NEW.is_on_back_order, NEW.location, context.adjusted_by
     FROM (SELECT 1) LEFT JOIN item_event_context AS context ON context.item_id = NEW.id;
@@ -176,7 +176,7 @@ AFTER DELETE ON items
 WHEN (SELECT capturing FROM sync_replica) = 1
 BEGIN
     INSERT INTO sync_intents (id, item_id, made_at, kind, copy_name, copy_color, copy_status, copy_quantity, copy_is_on_back_order, copy_location, last_pulled_position)
-    SELECT (SELECT lower(substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-4' || substr(h, 14, 3) || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(h, 18, 3) || '-' || substr(h, 21, 12)) FROM (SELECT hex(randomblob(16)) AS h)), OLD.id, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), 'delete', OLD.name, OLD.color, OLD.status, OLD.quantity, OLD.is_on_back_order, OLD.location, pulled_position FROM sync_replica;
+    SELECT (lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' || substr(lower(hex(randomblob(2))), 2) || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(lower(hex(randomblob(2))), 2) || '-' || lower(hex(randomblob(6)))), OLD.id, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), 'delete', OLD.name, OLD.color, OLD.status, OLD.quantity, OLD.is_on_back_order, OLD.location, pulled_position FROM sync_replica;
 END;
 
 -- History stays append-only, with one exception: a pull that brings back an item this replica

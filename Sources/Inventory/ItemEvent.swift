@@ -99,7 +99,14 @@ public struct ItemChanges: Hashable, Sendable {
     }
 }
 
-/// An event as stored: which item, which version of it, when.
+/// An event as stored: which item, which version of it, when, and how the change was made.
+///
+/// What the change was is ``event``; how it came about is beside it, because it says nothing of
+/// the item's fields and one ``ItemEvent`` (a quantity from 5 to 2) may have been made either
+/// way: set by `items update` or the `sqlite3` shell, or adjusted by -3 (``adjustedBy``); made
+/// here, or applied on a hub for a replica's intent (``origin`` and ``intentID``). The
+/// database's triggers record these facts from what the writer declared in its transaction
+/// (migration 0011); a write that declared nothing has none.
 public struct RecordedItemEvent: Hashable, Sendable {
     /// The item the event belongs to (it may have been deleted since).
     public let itemID: UUID
@@ -109,12 +116,31 @@ public struct RecordedItemEvent: Hashable, Sendable {
     public let recordedAt: String
     /// What happened.
     public let event: ItemEvent
+    /// The number of units the quantity was adjusted by (`items adjust`, the HTTP adjustments,
+    /// the counter's buttons), never 0; nil when the change was not an adjustment (a quantity
+    /// set to a value, any other change). Only a ``ItemEvent/changed(_:)`` event has one.
+    public let adjustedBy: Int?
+    /// The replica whose intent this change applied, on a hub; nil for a change made here.
+    /// Set exactly when ``intentID`` is.
+    public let origin: UUID?
+    /// The replica's intent this change applied, on a hub; nil for a change made here. Set
+    /// exactly when ``origin`` is.
+    public let intentID: UUID?
 
-    /// Pairs an event with where and when it was recorded.
-    public init(itemID: UUID, version: Int, recordedAt: String, event: ItemEvent) {
+    /// Pairs an event with where and when it was recorded, and how it was made.
+    ///
+    /// - Parameters:
+    ///   - adjustedBy: the adjustment's units, for a ``ItemEvent/changed(_:)`` event made by one.
+    ///   - origin: the replica, for an event applying its intent (with `intentID`).
+    ///   - intentID: the intent (with `origin`).
+    public init(itemID: UUID, version: Int, recordedAt: String, event: ItemEvent,
+                adjustedBy: Int? = nil, origin: UUID? = nil, intentID: UUID? = nil) {
         self.itemID = itemID
         self.version = version
         self.recordedAt = recordedAt
         self.event = event
+        self.adjustedBy = adjustedBy
+        self.origin = origin
+        self.intentID = intentID
     }
 }

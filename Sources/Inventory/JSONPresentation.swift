@@ -6,7 +6,8 @@ import TextFormats
 /// - An item: `{"id":"…","name":"Keyboard","color":"blue","status":{"case":"inStock","quantity":100},"location":"Shelf B3"}`;
 ///   `"color":null` and `"location":null` when it has none; `{"case":"outOfStock","isOnBackOrder":true}` out of stock;
 ///   `"version":3` last when the version is given.
-/// - A draft: `{"id":"…","case":"adding","sourceItemId":null,"item":{…}}`.
+/// - A draft: `{"id":"…","case":"adding","sourceItemId":null,"item":{…}}`; a conflict's draft
+///   (`"case":"resolving"`) ends with `"conflict":{"reason":…,"origin":…,…}`.
 public enum JSONPresentation {
     /// An item as one JSON object; with `version`, a last member `"version"` (`items show`).
     ///
@@ -43,19 +44,43 @@ public enum JSONPresentation {
         }
     }
 
-    /// A draft with its id as one JSON object.
+    /// A draft with its id as one JSON object. A `resolving` draft has a last member
+    /// `"conflict"` (``object(for:)-(OpenConflict)``); the other cases have none.
     public static func object(for entry: IdentifiedDraft) -> String {
+        var members: [(key: String, value: String)] = [
+            ("id", JSONText.string(entry.id.lowercasedString)),
+            ("case", JSONText.string(Presentation.kindText(for: entry.draft))),
+            ("sourceItemId", JSONText.string(entry.draft.sourceItemID?.lowercasedString)),
+            ("item", object(for: entry.draft.item)),
+        ]
+        if let conflict = entry.draft.openConflict { members.append(("conflict", object(for: conflict))) }
+        return JSONText.object(members)
+    }
+
+    /// A conflict being resolved: `reason` (its stored name, `"oversold"`), `origin` (the
+    /// replica), `madeAt`, `hubHoldsItem`, `shown` (the hub's item, or the replica's last copy
+    /// when the hub deleted it), `wanted` (null for a wanted delete), `adjustment` and
+    /// `missing` (null unless the reason has them).
+    public static func object(for conflict: OpenConflict) -> String {
         JSONText.object([
-            "id": JSONText.string(entry.id.lowercasedString),
-            "case": JSONText.string(Presentation.kindText(for: entry.draft)),
-            "sourceItemId": JSONText.string(entry.draft.sourceItemID?.lowercasedString),
-            "item": object(for: entry.draft.item),
+            ("reason", JSONText.string(conflict.reason.rawValue)),
+            ("origin", JSONText.string(conflict.origin.lowercasedString)),
+            ("madeAt", JSONText.string(conflict.madeAt)),
+            ("hubHoldsItem", String(conflict.hubHoldsItem)),
+            ("shown", object(for: conflict.shown)),
+            ("wanted", conflict.wanted.map { object(for: $0) } ?? "null"),
+            ("adjustment", conflict.adjustment.map(String.init) ?? "null"),
+            ("missing", conflict.missing.map(String.init) ?? "null"),
         ])
     }
 
     /// An event as one JSON object: `itemId`, `version`, `kind` (the Swift case: `added`,
     /// `changed`, `deleted`), `recordedAt`, then the payload: `item` for `added`; for `changed`,
     /// each ``ItemField``'s key, each `{"from":…,"to":…}` or null when that field did not change.
+    /// Then how the change was made, each member only when the event has it (as `item` is only
+    /// on `added`), so an event without them reads as it always did: `adjustedBy` (the
+    /// adjustment's units, ``RecordedItemEvent/adjustedBy``), `origin` and `intentId` (the
+    /// replica and its intent, on a hub), spelled like `itemId`.
     public static func object(for recorded: RecordedItemEvent) -> String {
         JSONText.object(members(for: recorded))
     }
@@ -92,6 +117,9 @@ public enum JSONPresentation {
         case .deleted:
             break
         }
+        if let adjustedBy = recorded.adjustedBy { members.append(("adjustedBy", String(adjustedBy))) }
+        if let origin = recorded.origin { members.append(("origin", JSONText.string(origin.lowercasedString))) }
+        if let intentID = recorded.intentID { members.append(("intentId", JSONText.string(intentID.lowercasedString))) }
         return members
     }
 

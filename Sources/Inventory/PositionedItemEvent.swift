@@ -19,6 +19,12 @@ public struct PositionedItemEvent: Hashable, Sendable {
     /// What happened: `recorded.event`, reached without the two layers, so that a loop over
     /// `HistoryEvents` reads `entry.event` rather than `entry.recorded.event` (issue 37).
     public var event: ItemEvent { recorded.event }
+    /// The units of the adjustment that made the change, if one did: `recorded.adjustedBy`.
+    public var adjustedBy: Int? { recorded.adjustedBy }
+    /// The replica whose intent the change applied, on a hub: `recorded.origin`.
+    public var origin: UUID? { recorded.origin }
+    /// The intent the change applied, on a hub: `recorded.intentID`.
+    public var intentID: UUID? { recorded.intentID }
 
     /// Pairs an event with its position.
     public init(position: Int64, recorded: RecordedItemEvent) {

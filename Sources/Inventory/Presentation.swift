@@ -56,15 +56,42 @@ public enum Presentation {
             rows: items.map { item in [item.id.lowercasedString] + ItemField.allCases.map { text(of: $0, in: item) } })
     }
 
-    /// Drafts as an aligned table with a header row.
+    /// Drafts as an aligned table with a header row. A conflict's draft says why in its kind
+    /// ("resolving: oversold, 1 missing"); `draft show` has the rest.
     public static func table(for drafts: [IdentifiedDraft]) -> [String] {
         TextTable.lines(
             header: ["DRAFT", "KIND", "NAME", "COLOR", "STATUS"],
             rows: drafts.map { entry in
                 let item = entry.draft.item
-                return [entry.id.lowercasedString, kindText(for: entry.draft), displayName(item.name),
-                        text(for: item.color), text(for: item.status)]
+                let kind = kindText(for: entry.draft) + (entry.draft.openConflict.map { ": " + summary(of: $0) } ?? "")
+                return [entry.id.lowercasedString, kind, displayName(item.name), text(for: item.color), text(for: item.status)]
             })
+    }
+
+    /// Why a conflict was opened, in a few words: the reason's stored name with spaces, and
+    /// for an oversold item how many are missing ("oversold, 1 missing").
+    public static func summary(of conflict: OpenConflict) -> String {
+        let reason = conflict.reason.rawValue.replacing("_", with: " ")
+        guard conflict.reason == .oversold, let missing = conflict.missing else { return reason }
+        return "\(reason), \(missing) missing"
+    }
+
+    /// Why a conflict was opened, as a sentence a person resolving it reads.
+    public static func explanation(of conflict: OpenConflict) -> String {
+        switch conflict.reason {
+        case .overtaken:
+            "the hub changed these fields first; the replica's values are the draft's"
+        case .oversold:
+            "adjusted by \(conflict.adjustment.map(String.init) ?? "?") at the replica while the hub had fewer: now out of stock, \(conflict.missing.map(String.init) ?? "?") missing"
+        case .quantityOverflow:
+            "adjusting by \(conflict.adjustment.map(String.init) ?? "?") would pass the largest quantity: nothing was applied"
+        case .changedBeforeDelete:
+            "the replica deleted the item, which others had changed since it last synced"
+        case .deletedBeforeChange:
+            "the replica changed the item, which the hub had deleted"
+        case .resolvedMeanwhile:
+            "another resolution of this conflict reached the hub first; the replica's is the draft's"
+        }
     }
 
     /// The draft's case as the table and JSON name it: the Swift case's name, like the
@@ -99,6 +126,15 @@ public enum Presentation {
         case .deleted:
             "Deleted"
         }
+    }
+
+    /// A recorded event in words: ``text(for:)-(ItemEvent)``, then how it was made when that is
+    /// known: "Quantity 5 -> 2 (adjusted by -3)" for an adjustment, where the change alone would
+    /// not tell a sale of 3 from a count that set the quantity to 2.
+    public static func text(for recorded: RecordedItemEvent) -> String {
+        let change = text(for: recorded.event)
+        guard let adjustedBy = recorded.adjustedBy else { return change }
+        return change + " (adjusted by \(adjustedBy > 0 ? "+" : "")\(adjustedBy))"
     }
 
     /// A status change in words: the quantity's change while in stock, else the new status.
@@ -154,7 +190,7 @@ public enum Presentation {
         var shown = name.map(displayName) ?? "?"
         if shown.count > eventNameWidth { shown = String(shown.prefix(eventNameWidth - 1)) + shortIDSeparator }
         return padded(String(event.position), 10) + padded(shortID(recorded.itemID), 15) + padded(shown, eventNameWidth + 2)
-            + padded(String(recorded.version), 9) + padded(recorded.recordedAt, 26) + text(for: recorded.event)
+            + padded(String(recorded.version), 9) + padded(recorded.recordedAt, 26) + text(for: recorded)
     }
 
     /// The line without the item's name.
@@ -178,22 +214,46 @@ public enum Presentation {
     public static func history(_ events: [RecordedItemEvent]) -> [String] {
         TextTable.lines(
             header: ["VERSION", "TIME", "CHANGE"],
-            rows: events.map { [String($0.version), $0.recordedAt, text(for: $0.event)] })
+            rows: events.map { [String($0.version), $0.recordedAt, text(for: $0)] })
     }
 
     /// A draft's full details, one field per line; "item id" is the id the item gets when saved.
+    /// A conflict's draft also shows why, the replica and when, the hub's item (or the
+    /// replica's last copy when the hub deleted it) and what the replica wanted, before the
+    /// fields as they will be saved.
     public static func details(for entry: IdentifiedDraft) -> [String] {
         let item = entry.draft.item
-        let kind: String
+        var lines: [(String, String)] = [("draft", entry.id.lowercasedString)]
         switch entry.draft {
-        case .adding: kind = "adding a new item"
-        case .duplicating(_, let source): kind = "duplicating item \(source.lowercasedString)"
+        case .adding: lines.append(("kind", "adding a new item"))
+        case .duplicating(_, let source): lines.append(("kind", "duplicating item \(source.lowercasedString)"))
+        case .resolving(_, let conflict):
+            lines += [
+                ("kind", "resolving a conflict"),
+                ("reason", summary(of: conflict) + ": " + explanation(of: conflict)),
+                ("replica", conflict.origin.lowercasedString),
+                ("made at", conflict.madeAt),
+                ("hub", hubText(of: conflict)),
+                ("wanted", wantedText(of: conflict)),
+            ]
         }
-        return fieldLines([
-            ("draft", entry.id.lowercasedString),
-            ("kind", kind),
-            ("item id", item.id.lowercasedString),
-        ] + fields(of: item))
+        return fieldLines(lines + [("item id", item.id.lowercasedString)] + fields(of: item))
+    }
+
+    /// The hub's side of a conflict: the item's fields on one line, or, when the hub deleted
+    /// it, that it did with the replica's last copy.
+    public static func hubText(of conflict: OpenConflict) -> String {
+        conflict.hubHoldsItem ? oneLine(conflict.shown) : "deleted; the replica's last copy: " + oneLine(conflict.shown)
+    }
+
+    /// What the replica wanted: the item's fields on one line, or "the item deleted".
+    public static func wantedText(of conflict: OpenConflict) -> String {
+        conflict.wanted.map(oneLine) ?? "the item deleted"
+    }
+
+    /// Every field of `item` on one line, as the detail lines show each.
+    private static func oneLine(_ item: Item) -> String {
+        ItemField.allCases.map { text(of: $0, in: item) }.joined(separator: "  ")
     }
 
     /// Each field of `item` as a detail line's key (its label in lower case) and value.

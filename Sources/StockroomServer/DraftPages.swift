@@ -24,7 +24,8 @@ struct DraftPages: Sendable {
     }
 
     private func list() async throws -> Response {
-        let entries = try await drafts.pool.read { store in try store.drafts.all() }
+        let all = try await drafts.pool.read { store in try store.drafts.all() }
+        let entries = all.filter { $0.draft.openConflict == nil }
         var body = """
             <form method="post" action="/drafts"><div class="actions"><button type="submit">Start a new draft</button></div></form>
             <div class="scroll"><table><thead><tr><th scope="col">Draft</th><th scope="col">Kind</th><th scope="col">Name</th><th scope="col">Status</th></tr></thead><tbody id="drafts">
@@ -37,7 +38,26 @@ struct DraftPages: Sendable {
         }
         if entries.isEmpty { body += "<tr><td colspan=\"4\">No drafts.</td></tr>" }
         body += "</tbody></table></div>"
+        body += DraftPages.conflictsTable(all)
         return HTML.page("Drafts", body)
+    }
+
+    /// The conflicts' drafts (`resolving`), when there are any: why, the hub's item and the
+    /// replica's wanted one side by side, the replica and when it made the change.
+    static func conflictsTable(_ entries: [IdentifiedDraft]) -> String {
+        let conflicts = entries.compactMap { entry in entry.draft.openConflict.map { (entry.id, $0) } }
+        guard !conflicts.isEmpty else { return "" }
+        var body = """
+            <h2>Conflicts to resolve</h2>
+            <div class="scroll"><table><thead><tr><th scope="col">Draft</th><th scope="col">Why</th><th scope="col">Hub</th><th scope="col">Wanted</th><th scope="col">Replica</th><th scope="col">Made at</th></tr></thead><tbody id="conflicts">
+            """
+        for (id, conflict) in conflicts {
+            body += "<tr><td><a href=\"/drafts/\(id.lowercasedString)/wizard\">Review \(Presentation.shortID(id))</a></td>"
+            body += "<td title=\"\(HTML.escape(Presentation.explanation(of: conflict)))\">\(HTML.escape(Presentation.summary(of: conflict)))</td>"
+            body += "<td>\(HTML.escape(Presentation.hubText(of: conflict)))</td><td>\(HTML.escape(Presentation.wantedText(of: conflict)))</td>"
+            body += "<td>\(HTML.escape(Presentation.shortID(conflict.origin)))</td><td>\(HTML.escape(conflict.madeAt))</td></tr>"
+        }
+        return body + "</tbody></table></div>"
     }
 
     private func start(_ request: Request) async throws -> Response {
@@ -73,6 +93,13 @@ struct DraftPages: Sendable {
         let position = (path.firstIndex(of: step.kind) ?? 0) + 1
         let id = wizard.entry.id.lowercasedString
         var body = "<p>Draft \(id). Step \(position) of \(path.count).</p>"
+        let conflict = wizard.entry.draft.openConflict
+        if let conflict {
+            // The questions choose what the item becomes; the page says what is being decided.
+            body += "<p class=\"conflict\">Resolving a conflict (\(HTML.escape(Presentation.summary(of: conflict)))): \(HTML.escape(Presentation.explanation(of: conflict))). "
+            body += "The hub: \(HTML.escape(Presentation.hubText(of: conflict))). Replica \(HTML.escape(Presentation.shortID(conflict.origin))) "
+            body += "wanted at \(HTML.escape(conflict.madeAt)): \(HTML.escape(Presentation.wantedText(of: conflict))).</p>"
+        }
         if let reask { body += HTML.message(reask.description) }
         body += "<form method=\"post\" action=\"/drafts/\(id)/wizard\"><input type=\"hidden\" name=\"step\" value=\"\(DraftsAPI.name(step.kind))\">"
         body += WizardMemory.hiddenInputs(wizard.memory)
@@ -107,6 +134,7 @@ struct DraftPages: Sendable {
             body += "<div class=\"actions\"><button type=\"submit\" name=\"action\" value=\"back\">Back</button></div>"
         }
         body += "</form><p><a href=\"/drafts\">Leave: the draft is kept</a></p>"
-        return HTML.page("New item: \(DraftsAPI.name(step.kind))", body, status: reask == nil ? .ok : .unprocessableContent)
+        return HTML.page("\(conflict == nil ? "New item" : "Conflict"): \(DraftsAPI.name(step.kind))", body,
+                         status: reask == nil ? .ok : .unprocessableContent)
     }
 }

@@ -184,7 +184,7 @@ struct ItemPages: Sendable {
     static func historyTable(_ events: [RecordedItemEvent]) -> String {
         var text = "<div class=\"scroll\"><table><thead><tr><th scope=\"col\">Version</th><th scope=\"col\">Time (UTC)</th><th scope=\"col\">Change</th></tr></thead><tbody>"
         for event in events {
-            text += "<tr><td>\(event.version)</td><td>\(HTML.escape(event.recordedAt))</td><td>\(HTML.escape(Presentation.text(for: event.event)))</td></tr>"
+            text += "<tr><td>\(event.version)</td><td>\(HTML.escape(event.recordedAt))</td><td>\(HTML.escape(Presentation.text(for: event)))</td></tr>"
         }
         return text + "</tbody></table></div>"
     }

@@ -304,10 +304,20 @@ enum OpenAPIDocument {
           "Event": {"type": "object", "required": ["itemId", "version", "kind", "recordedAt"], "properties": {
             "itemId": {"type": "string"}, "version": {"type": "integer"}, "kind": {"type": "string", "enum": \#(TagSpellings.jsonArray(TagSpellings.eventKinds))},
             "recordedAt": {"type": "string"}, "item": {"$ref": "#/components/schemas/Item"},
-            \#(FieldSchemas.changes)}},
+            \#(FieldSchemas.changes),
+            "adjustedBy": {"type": "integer", "description": "present when the change was an adjustment by this many units (items adjust, POST .../adjustments, the counter)"},
+            "origin": {"type": "string", "description": "present on a hub when the change applied a replica's intent: the replica's id"},
+            "intentId": {"type": "string", "description": "present with origin: the intent's id"}}},
           "Draft": {"type": "object", "required": ["id", "case", "sourceItemId", "item"], "properties": {
             "id": {"type": "string"}, "case": {"type": "string", "enum": \#(TagSpellings.jsonArray(TagSpellings.draftKinds))},
-            "sourceItemId": {"type": ["string", "null"]}, "item": {"$ref": "#/components/schemas/Item"}}},
+            "sourceItemId": {"type": ["string", "null"]}, "item": {"$ref": "#/components/schemas/Item"},
+            "conflict": {"$ref": "#/components/schemas/Conflict"}}},
+          "Conflict": {"type": "object", "description": "A resolving draft's conflict between replicas (docs/replicas.md)",
+            "required": ["reason", "origin", "madeAt", "hubHoldsItem", "shown", "wanted", "adjustment", "missing"], "properties": {
+            "reason": {"type": "string", "enum": \#(TagSpellings.jsonArray(ConflictReason.Case.allCases.map(\.rawValue)))},
+            "origin": {"type": "string", "format": "uuid"}, "madeAt": {"type": "string"}, "hubHoldsItem": {"type": "boolean"},
+            "shown": {"$ref": "#/components/schemas/Item"}, "wanted": {"oneOf": [{"$ref": "#/components/schemas/Item"}, {"type": "null"}]},
+            "adjustment": {"type": ["integer", "null"]}, "missing": {"type": ["integer", "null"]}}},
           "StepName": {"type": "string", "enum": ["name", "color", "location", "inStock", "quantity", "backOrder", "review"]},
           "WizardStep": {"type": "object", "required": ["step", "prompt", "path", "draft"], "properties": {
             "step": {"$ref": "#/components/schemas/StepName"}, "prompt": {"type": "array", "items": {"type": "string"}},

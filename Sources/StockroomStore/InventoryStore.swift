@@ -100,7 +100,9 @@ public final class InventoryStore {
         /// migrated first.
         var readableFrom: Int {
             switch self {
-            case .items, .drafts, .itemHistory, .itemHistoryPositions: Contents.columnsVersion
+            case .items: Contents.columnsVersion
+            case .drafts: Contents.draftColumnsVersion
+            case .itemHistory, .itemHistoryPositions: Contents.historyColumnsVersion
             }
         }
         /// The schema version from which the tables have every column this binary reads: the
@@ -108,6 +110,13 @@ public final class InventoryStore {
         /// `location` to items, drafts and item_events). An older SQLite file is read through
         /// views that stand in for the newer columns (`Database.readOlderColumns(schemaVersion:)`).
         static let columnsVersion = ItemField.allCases.map(\.addedIn).max() ?? 1
+        /// The schema version from which `drafts` has every column this binary reads: the
+        /// item's, and the conflict's that 0012 added (`DraftsTable.conflictsAddedIn`).
+        static let draftColumnsVersion = max(columnsVersion, DraftsTable.conflictsAddedIn)
+        /// The schema version from which `item_events` has every column this binary reads: the
+        /// item fields' (``columnsVersion``) and how each change was made (0011's
+        /// ``EventDetailsCodec/addedIn``), which an older SQLite file's views stand in for too.
+        static let historyColumnsVersion = max(columnsVersion, EventDetailsCodec.addedIn)
         /// The oldest schema version a SQLite file can be read from with the columns added
         /// since stood in for by temporary views (`Database.readOlderColumns(schemaVersion:)`).
         var readableThroughViewsFrom: Int {

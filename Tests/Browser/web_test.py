@@ -275,6 +275,8 @@ def test_counter_row(page, server):
     expect(page.locator(f"#item-{phone}")).not_to_have_class("out-of-stock")
     history = json.loads(server.cli("items", "history", keyboard, "--format", "json"))
     assert [event["kind"] for event in history] == ["added", "changed", "changed", "changed"], history
+    # Each press is recorded as the adjustment it was, not only as the quantity it left.
+    assert [event.get("adjustedBy") for event in history] == [None, -1, 1, 5], history
     # A sale elsewhere while a number is being typed: the live update waits for the focus to
     # leave the table, so neither the number nor the focus is lost.
     field = page.get_by_label("How many of Cable received")

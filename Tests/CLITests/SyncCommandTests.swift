@@ -44,10 +44,9 @@ import Testing
 
         /// Adds an item and returns its id.
         func add(_ db: String, _ name: String, quantity: Int) throws -> String {
-            let result = try run(db, "items", "add", "--name", name, "--quantity", String(quantity), "--format", "json")
+            let result = try run(db, "items", "add", "--name", name, "--quantity", String(quantity))
             #expect(result.status == 0, "\(result)")
-            let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
-            return object?["id"] as? String ?? ""
+            return result.output
         }
 
         /// The item's quantity in stock (0 when out of stock), or nil when there is no such item.
@@ -314,7 +313,7 @@ extension SyncCommandTests {
         _ = try world.add(stall, "Hinge", quantity: 6)
         try world.sync(stall)
         let before = try DatabaseSnapshot.of(stall)
-        let refused = try world.run(world.hub, "copy", "--from", world.hub, "--to", stall, "--force")
+        let refused = try Processes.stockroom(["copy", "--from", world.hub, "--to", stall, "--force"])
         expectFailure(refused, code: .usage, mentioning: "is a replica of")
         #expect(try DatabaseSnapshot.of(stall) == before)
     }

@@ -67,6 +67,31 @@ import Testing
         #expect(object["status"] is NSNull)
     }
 
+    /// How a change was made follows what it changed: the units of an adjustment in words, and
+    /// in JSON only the facts an event has, so one without them prints as before (migration 0011).
+    @Test func anAdjustmentAndAnOriginFollowTheChange() throws {
+        let replica = UUID(uuidString: "01937f4e-aaaa-7000-8000-0000000000a1")!
+        let intent = UUID(uuidString: "01937f4e-bbbb-7000-8000-0000000000b1")!
+        let change = Self.changed(status: (.inStock(quantity: 5), .inStock(quantity: 2)))
+        let plain = RecordedItemEvent(itemID: Self.id, version: 2, recordedAt: "2026-11-22T10:05:00.000Z", event: change)
+        let sold = RecordedItemEvent(itemID: Self.id, version: 2, recordedAt: "2026-11-22T10:05:00.000Z", event: change,
+                                     adjustedBy: -3, origin: replica, intentID: intent)
+        let received = RecordedItemEvent(itemID: Self.id, version: 2, recordedAt: "2026-11-22T10:05:00.000Z",
+                                         event: Self.changed(status: (.inStock(quantity: 2), .inStock(quantity: 5))), adjustedBy: 3)
+        #expect(Presentation.text(for: plain) == "Quantity 5 -> 2")
+        #expect(Presentation.text(for: sold) == "Quantity 5 -> 2 (adjusted by -3)")
+        #expect(Presentation.text(for: received) == "Quantity 2 -> 5 (adjusted by +3)")
+        #expect(Presentation.history([sold]).last == "2        2026-11-22T10:05:00.000Z  Quantity 5 -> 2 (adjusted by -3)")
+        #expect(Presentation.eventLine(PositionedItemEvent(position: 7, recorded: sold), name: "Mug")
+            .hasSuffix("Quantity 5 -> 2 (adjusted by -3)"))
+
+        let base = JSONPresentation.object(for: plain)
+        #expect(!base.contains("adjustedBy") && !base.contains("origin") && !base.contains("intentId"))
+        #expect(JSONPresentation.object(for: sold) == base.dropLast()
+            + ",\"adjustedBy\":-3,\"origin\":\"\(replica.lowercasedString)\",\"intentId\":\"\(intent.lowercasedString)\"}")
+        #expect(JSONPresentation.object(for: PositionedItemEvent(position: 7, recorded: sold)).hasPrefix("{\"position\":7,"))
+    }
+
     @Test func itemDetailsShowTheVersion() {
         #expect(Presentation.details(for: Item(id: Self.id, name: "Mug"), version: 4).last == "version:  4")
     }

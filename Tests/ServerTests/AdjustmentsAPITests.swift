@@ -41,11 +41,16 @@ import Testing
             }
             #expect(try await client.send(.post, "/api/items/\(id)/adjustments", json: #"{"by":1}"#, headers: [.ifMatch: "3"]).status == .badRequest)
             #expect(try await client.send(.post, "/api/items/\(id)/adjustments", json: "by=1", type: AdjustmentsAPITests.form).status == .unsupportedMediaType)
+            // The API's history says each was an adjustment, by how many.
+            let history = try await client.send(.get, "/api/items/\(id)/history")
+            let events = try JSONSerialization.jsonObject(with: Data(history.text.utf8)) as? [[String: Any]] ?? []
+            #expect(events.map { $0["adjustedBy"] as? Int } == [nil, -1, 10, -12], "\(history.text)")
         }
         // Four versions: added, and three adjustments; the refused and empty ones left nothing.
         let item = try #require(try fixture.store().items.list().first)
         let history = try fixture.store().items.history(id: item.id)
         #expect(history.map(\.event.case) == [.added, .changed, .changed, .changed])
+        #expect(history.map(\.adjustedBy) == [nil, -1, 10, -12])
     }
 
     @Test("the list's rows: swatch, muted out-of-stock, and counter forms that adjust and come back", arguments: Engine.allCases)
@@ -75,6 +80,9 @@ import Testing
             let away = try await client.send(.post, "/items/\(id)/adjustments", json: "back=%2F%2Fevil.example&by=1", type: AdjustmentsAPITests.form)
             #expect(away.headers[.location] == "/#item-\(id)")
         }
-        #expect(try fixture.store().items.list().first { $0.name == "Keyboard" }?.status == .inStock(quantity: 6))
+        let keyboard = try #require(try fixture.store().items.list().first { $0.name == "Keyboard" })
+        #expect(keyboard.status == .inStock(quantity: 6))
+        // The counter's forms are adjustments too, each recorded by its units.
+        #expect(try fixture.store().items.history(id: keyboard.id).map(\.adjustedBy) == [nil, -1, 5, 1])
     }
 }

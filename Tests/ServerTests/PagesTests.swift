@@ -67,6 +67,36 @@ import Testing
         #expect(try store.items.count() == 0)
     }
 
+    @Test("the drafts page lists a conflict's draft: why, the hub's item and the wanted one, the replica and when; the API refuses to save it", arguments: Engine.allCases)
+    func conflictsOnTheDraftsPage(engine: Engine) async throws {
+        let fixture = try await ServerFixture(engine)
+        let store = try fixture.store()
+        let hub = Item(name: "Keyboard", color: .blue, status: .outOfStock(isOnBackOrder: false))
+        let origin = UUID.version7()
+        let conflict = Conflict(id: UUID.version7(), itemID: hub.id, hubItem: hub, replicaCopy: hub, origin: origin,
+                                madeAt: "2026-11-28T10:00:00.000Z", reason: .oversold(adjustment: -3, missing: 1))
+        _ = try store.write { try store.drafts.open(conflict) }
+        try store.drafts.startAdding(ItemEdit(name: "Mouse"))
+        try await fixture.test { client in
+            let page = try await client.send(.get, "/drafts")
+            #expect(page.status == .ok)
+            let conflicts = try #require(page.text.components(separatedBy: "<tbody id=\"conflicts\">").last)
+            #expect(conflicts.contains(">oversold, 1 missing<"), "\(page.text)")
+            #expect(conflicts.contains("<td>Keyboard  blue  Out of stock  -</td>"), "\(page.text)")
+            #expect(conflicts.contains(Presentation.shortID(origin)) && conflicts.contains("2026-11-28T10:00:00.000Z"))
+            #expect(!conflicts.contains("Mouse"), "the new item's draft is in the drafts table, not here")
+            let wizard = try await client.send(.get, "/drafts/\(conflict.id.lowercasedString)/wizard")
+            #expect(wizard.status == .ok && wizard.text.contains("Resolving a conflict (oversold, 1 missing)"), "\(wizard.text)")
+            #expect(wizard.text.contains("The hub: Keyboard  blue  Out of stock  -."))
+            let json = try await client.send(.get, "/api/drafts/\(conflict.id.lowercasedString)")
+            #expect(json.object["case"] as? String == "resolving")
+            #expect((json.object["conflict"] as? [String: Any])?["missing"] as? Int == 1)
+            let save = try await client.send(.post, "/api/drafts/\(conflict.id.lowercasedString)/save")
+            #expect(save.status == .unprocessableContent && save.text.contains("resolves a conflict"))
+        }
+        #expect(try store.drafts.openConflicts().map(\.id) == [conflict.id])
+    }
+
     @Test("the wizard pages: one question each, the terminal's label and reasons, back, and save", arguments: Engine.allCases)
     func wizard(engine: Engine) async throws {
         let fixture = try await ServerFixture(engine)

@@ -30,12 +30,47 @@ enum Generated {
         }
     }
 
-    /// Both draft cases around generated items, with empty names allowed (drafts may have them).
+    /// Every draft case around generated items, with empty names allowed (drafts may have
+    /// them); every third a conflict's (``conflicts(count:seed:)``).
     static func drafts(count: Int, seed: UInt64) -> [Draft] {
-        items(count: count, seed: seed).enumerated().map { index, item in
+        let conflicts = conflicts(count: count, seed: seed &+ 3)
+        return items(count: count, seed: seed).enumerated().map { index, item in
             var item = item
             if index % 5 == 0 { item.name = "" }
-            return index.isMultiple(of: 2) ? .adding(item) : .duplicating(item, sourceItemID: UUID.version7())
+            switch index % 3 {
+            case 0: return .adding(item)
+            case 1: return .duplicating(item, sourceItemID: UUID.version7())
+            default: return Draft.resolution(of: conflicts[index])
+            }
+        }
+    }
+
+    /// Conflicts of every reason about generated items: held by the hub or deleted there, with
+    /// wanted values (a location among them) or a wanted delete, the edges of the numbers.
+    static func conflicts(count: Int, seed: UInt64) -> [Conflict] {
+        var generator = SeededGenerator(state: seed)
+        return items(count: count, seed: seed &+ 1).enumerated().map { index, hub in
+            var hub = hub
+            if index % 4 == 1 { hub.location = ItemLocation(stored: "Shelf \(index)") }
+            var wanted = hub
+            wanted.name = "wanted \(index)"
+            wanted.location = index.isMultiple(of: 2) ? ItemLocation(stored: "Bin \(index)") : nil
+            wanted.status = .inStock(quantity: index + 1)
+            let changes = ItemChanges(from: hub, to: wanted)!
+            let reason: ConflictReason = switch index % 8 {
+            case 0: .overtaken(changes)
+            case 1: .oversold(adjustment: index == 1 ? Int.min : -Int.random(in: 2...1_000, using: &generator),
+                              missing: index == 1 ? Int.max : Int.random(in: 1...1_000, using: &generator))
+            case 2: .quantityOverflow(adjustment: Int.max)
+            case 3: .changedBeforeDelete
+            case 4: .deletedBeforeChange(.set(changes))
+            case 5: .resolvedMeanwhile(.item(wanted))
+            case 6: .resolvedMeanwhile(.delete)
+            default: .deletedBeforeChange(.adjust(by: -1))
+            }
+            let hubDeleted = reason.case == .deletedBeforeChange
+            return Conflict(id: generator.uuid(), itemID: hub.id, hubItem: hubDeleted ? nil : hub, replicaCopy: hub,
+                            origin: generator.uuid(), madeAt: "2026-11-28T10:\(10 + index % 50):00.\(100 + index % 900)Z", reason: reason)
         }
     }
 }

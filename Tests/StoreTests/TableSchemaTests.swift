@@ -14,18 +14,27 @@ import Testing
         (ItemsTable.name, ItemsTable.insertLayout.columns.names, [ItemsTable.key]),
         (ItemEventsTable.name, ItemEventsTable.layout.columns.names + [ItemEventsTable.positionColumn], ItemEventsTable.keyColumns),
         (DraftsTable.name, DraftsTable.layout.columns.names, [DraftsTable.key]),
+        (ItemEventContextTable.name, ItemEventContextTable.layout.columns.names, [ItemEventContextTable.key]),
         (ItemsSearchRangesTable.name, ItemsSearchRangesTable.columns, ItemsSearchRangesTable.key),
+        (SyncIdentityTable.name, SyncIdentityTable.columns, [SyncIdentityTable.key]),
+        (SyncAppliedTable.name, SyncAppliedTable.columns, [SyncAppliedTable.key]),
+    ]
+
+    /// The tables only a SQLite file has: a replica's (a server is only ever a hub).
+    static let describedOnSQLite: [(name: String, columns: [String], key: [String])] = [
+        (SyncReplicaTable.name, SyncReplicaTable.columns, [SyncReplicaTable.key]),
+        (SyncIntentsTable.name, SyncIntentsTable.columns, [SyncIntentsTable.key]),
     ]
 
     /// The tables whose names must not be spelled outside their type.
     static var tableNames: [String] {
-        described.map(\.name) + [ItemsSearchTable.name, MigrationRunner.tableName]
+        (described + describedOnSQLite).map(\.name) + [ItemsSearchTable.name, MigrationRunner.tableName]
     }
 
     @Test(arguments: Engine.allCases)
     func eachTableTypeHasTheColumnsAndKeyOfTheMigratedTable(_ engine: Engine) throws {
         let test = try TestStore(engine)
-        for table in Self.described {
+        for table in Self.described + (engine == .sqlite ? Self.describedOnSQLite : []) {
             let (columns, key) = switch engine {
             case .sqlite:
                 (try test.shell("SELECT name FROM pragma_table_info('\(table.name)') ORDER BY cid;").lines,
@@ -67,7 +76,7 @@ import Testing
                 """).lines
         }
         var expected = Self.described.map(\.name) + [MigrationRunner.tableName]
-        if engine == .sqlite { expected += [ItemsSearchTable.name, ItemsSearchPositionsTable.name] }
+        if engine == .sqlite { expected += [ItemsSearchTable.name, ItemsSearchPositionsTable.name] + Self.describedOnSQLite.map(\.name) }
         #expect(tables == expected.sorted(), "\(engine): a table without its type in Sources/StockroomStore/Tables/")
     }
 

@@ -21,17 +21,22 @@ enum ItemCodec {
         }
     }
 
+    /// The columns of every field but the id, each preceded by `prefix`: a conflict's draft
+    /// keeps two more items of its own id as `shown_name, …` and `wanted_name, …`.
+    static func fieldColumns(prefix: String) -> [String] {
+        ItemField.allCases.flatMap(columns(of:)).map { prefix + $0 }
+    }
+
     /// Binds all of the item's columns.
     @inline(__always)
     static func bind<Sink: ParameterSink>(_ item: Item, to row: inout RowBinder<Sink>) throws {
         try row.bind(item.id)
-        try bindFields(of: item, to: &row)
+        try bindFields(item, to: &row)
     }
 
-    /// Binds the item's columns after its id: those of each ``ItemField`` (a replica's outbox
-    /// keeps an item's copy in columns of its own, under one id).
+    /// Binds the columns of ``fieldColumns(prefix:)``: every field but the id.
     @inline(__always)
-    static func bindFields<Sink: ParameterSink>(of item: Item, to row: inout RowBinder<Sink>) throws {
+    static func bindFields<Sink: ParameterSink>(_ item: Item, to row: inout RowBinder<Sink>) throws {
         try ItemField.forEach { field in
             switch field.kind {
             case .name: try row.bind(item.name)
@@ -77,6 +82,29 @@ enum ItemCodec {
             }
         }
         return decoded
+    }
+
+    /// Reads the columns of ``fieldColumns(prefix:)`` as the item with `id`.
+    static func decodeFields<Source: ColumnSource>(id: UUID, from row: inout RowReader<Source>) throws(ColumnDecodingError) -> Item {
+        let statement = row.statement
+        var name = 0, color: Color?, status = Status.outOfStock(isOnBackOrder: false), texts = [Int](), textFields = [OptionalTextField]()
+        try ItemField.forEach { (field) throws(ColumnDecodingError) in
+            switch field.kind {
+            case .name:
+                name = row.next()
+                if statement.isNull(at: name) {
+                    throw ColumnDecodingError(reason: "\(statement.columnName(at: name)) is NULL while the item's other columns are set")
+                }
+            case .color: color = try ColorCodec.decode(from: &row)
+            case .status: status = try StatusCodec.decode(from: &row)
+            case .optionalText(let text):
+                texts.append(row.next())
+                textFields.append(text)
+            }
+        }
+        return Item.assembling(id: id, name: statement.text(at: name), color: color, status: status) { text in
+            textFields.firstIndex(of: text).flatMap { statement.optionalText(at: texts[$0]) }
+        }
     }
 
     /// Reads all of the item's columns.

@@ -99,6 +99,9 @@ public enum DatabaseCheck {
                     if version >= positionsSchemaVersion {
                         problems += try connection.withStatement(positionsSQL) { try positionProblems($0) }
                     }
+                    if version >= EventDetailsCodec.addedIn {
+                        problems += leftContextProblems(rows: try connection.rowCount(of: ItemEventContextTable.name))
+                    }
                 }
             }
         } catch {
@@ -265,6 +268,14 @@ public enum DatabaseCheck {
             problems.append(Problem(kind: .history, message: "event positions are not 1 to \(positioned) without gaps (\(distinct) distinct, the highest \(highest))"))
         }
         return problems
+    }
+
+    /// A row of `item_event_context` lives only inside the transaction of the write it
+    /// describes (0011); one committed would be copied into the next event of its item, whoever
+    /// makes it (a `sqlite3` session's change recorded as an adjustment or a replica's intent).
+    static func leftContextProblems(rows: Int) -> [Problem] {
+        guard rows > 0 else { return [] }
+        return [Problem(kind: .history, message: "\(ItemEventContextTable.name) holds \(rows) row(s) a writer committed instead of deleting them in its transaction: the next change to each of those items would be recorded with them (delete them)")]
     }
 
     private static func describe(_ item: Item) -> String {

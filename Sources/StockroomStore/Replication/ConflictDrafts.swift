@@ -1,24 +1,49 @@
 import FoundationEssentials
 import Inventory
 
-/// Open conflicts as resolving drafts (migration 0012), as the sync code reads and writes
-/// them. PLACEHOLDER until the conflict drafts' storage is merged: it keeps nothing.
+/// Open conflicts as the sync reads and writes them: resolving drafts (migration 0012), through
+/// the drafts' own records. Inside the caller's transaction.
 struct ConflictDrafts<Connection: StoreConnection> {
     let connection: Connection
 
+    private var records: DraftRecords<Connection> { DraftRecords(connection: connection) }
+
     /// The open conflict `id`, nil when it is not open (resolved, or never opened).
-    func conflict(id: UUID) throws -> Conflict? { nil }
+    func conflict(id: UUID) throws -> Conflict? {
+        try records.conflictDraft(id: id)?.conflict
+    }
 
     /// Opens `conflict` as a resolving draft; nothing when it is already open.
-    func open(_ conflict: Conflict) throws {}
+    func open(_ conflict: Conflict) throws {
+        _ = try records.open(conflict)
+    }
 
-    /// Closes the conflict `id` (deletes its resolving draft).
-    func close(id: UUID) throws {}
+    /// Closes the conflict `id` (deletes its resolving draft); nothing when it is not open.
+    func close(id: UUID) throws {
+        _ = try records.removeConflict(id: id)
+    }
 
     /// How many conflicts are open.
-    func count() throws -> Int { 0 }
+    func count() throws -> Int {
+        try records.openConflicts().count
+    }
 
-    /// Makes this database's open conflicts those of `hub`, except those `unpushed` resolves
-    /// (the replica's own resolutions, not yet pushed, stay resolved here).
-    func mirror<Hub: StoreConnection>(from hub: ConflictDrafts<Hub>, keeping unpushed: [OutboxIntent]) throws {}
+    /// Makes this replica's open conflicts the hub's: those resolved elsewhere go, new ones
+    /// come, and those this replica resolved and has not pushed yet (`unpushed`) stay resolved
+    /// here. A conflict open on both keeps this replica's draft, which a person may be editing.
+    func mirror<Hub: StoreConnection>(from hub: ConflictDrafts<Hub>, keeping unpushed: [OutboxIntent]) throws {
+        let resolvedHere = Set(unpushed.compactMap { waiting -> UUID? in
+            if case .resolve(let conflictID, _) = waiting.intent.change { return conflictID }
+            return nil
+        })
+        let hubDrafts = try hub.records.openConflicts()
+        let onHub = Set(hubDrafts.map(\.id))
+        var here = Set<UUID>()
+        for draft in try records.openConflicts() {
+            if onHub.contains(draft.id) { here.insert(draft.id) } else { try close(id: draft.id) }
+        }
+        for draft in hubDrafts where !here.contains(draft.id) && !resolvedHere.contains(draft.id) {
+            _ = try records.create(draft.draft, id: draft.id)
+        }
+    }
 }

@@ -21,7 +21,7 @@ struct HubApplication<Connection: StoreConnection> {
     func apply(_ batch: [OutboxIntent]) throws -> AppliedBatch {
         // Once for the batch, so that its row locks below never wait on a writer that waits
         // on the turn.
-        try takeHistoryTurn()
+        try connection.takeHistoryTurn()
         var outcome = AppliedBatch()
         let now = Timestamp.now()
         for pushed in batch {
@@ -42,14 +42,6 @@ struct HubApplication<Connection: StoreConnection> {
             if decision.opens != nil { outcome.conflictsOpened += 1 }
         }
         return outcome
-    }
-
-    /// Takes PostgreSQL's turn to append history (Seam's `historyTurn`) before any row lock;
-    /// nothing on SQLite, whose write transaction is the turn.
-    func takeHistoryTurn() throws {
-        if let turn = connection.dialect.historyTurn {
-            try connection.withStatement(turn) { statement in _ = try statement.step() }
-        }
     }
 
     /// Writes what the rules decided: the item's row (its history event carrying the intent's
@@ -96,28 +88,18 @@ struct HubApplication<Connection: StoreConnection> {
     /// appends (migration 0011).
     private func withEventContext(itemID: UUID, for intent: Intent, recording: Bool, _ body: () throws -> Void) throws {
         guard recording else { return try body() }
-        try connection.withStatement("INSERT INTO item_event_context (item_id, origin, intent_id) VALUES (?, ?, ?)") { statement in
-            try statement.bind(itemID, at: 0)
-            try statement.bind(intent.origin, at: 1)
-            try statement.bind(intent.id, at: 2)
-            try statement.run()
-        }
-        try body()
-        try connection.withStatement("DELETE FROM item_event_context WHERE item_id = ?") { statement in
-            try statement.bind(itemID, at: 0)
-            try statement.run()
-        }
+        try connection.declaring(EventDetails(adjustedBy: nil, origin: intent.origin, intentID: intent.id), for: itemID, body)
     }
 
     private func isApplied(_ id: UUID) throws -> Bool {
-        try connection.withStatement("SELECT 1 FROM sync_applied WHERE intent_id = ?") { statement in
+        try connection.withStatement(SyncAppliedTable.selectApplied) { statement in
             try statement.bind(id, at: 0)
             return try statement.step()
         }
     }
 
     private func remember(_ intent: Intent) throws {
-        try connection.withStatement("INSERT INTO sync_applied (intent_id, origin, applied_at) VALUES (?, ?, ?)") { statement in
+        try connection.withStatement(SyncAppliedTable.insert) { statement in
             try statement.bind(intent.id, at: 0)
             try statement.bind(intent.origin, at: 1)
             try statement.bind(Timestamp.now(), at: 2)
@@ -130,7 +112,7 @@ struct HubApplication<Connection: StoreConnection> {
     private func hubIntent(_ pushed: OutboxIntent) throws -> Intent {
         guard case .delete = pushed.intent.change, let position = pushed.lastPulledPosition else { return pushed.intent }
         let version = try connection.withStatement("""
-            SELECT coalesce(max(version), 0) FROM item_events WHERE item_id = ? AND position <= ?
+            SELECT coalesce(max(version), 0) FROM \(ItemEventsTable.name) WHERE item_id = ? AND position <= ?
             """) { statement in
             try statement.bind(pushed.intent.itemID, at: 0)
             try statement.bind(position, at: 1)
@@ -150,7 +132,7 @@ struct HubApplication<Connection: StoreConnection> {
         }
         let (versions, byOthers) = try connection.withStatement("""
             SELECT count(*), coalesce(max(CASE WHEN origin IS NULL OR origin <> ? THEN version END), 0)
-            FROM item_events WHERE item_id = ?
+            FROM \(ItemEventsTable.name) WHERE item_id = ?
             """) { statement in
             try statement.bind(origin, at: 0)
             try statement.bind(itemID, at: 1)

@@ -22,7 +22,7 @@ struct HubChanges<Connection: StoreConnection> {
 
     /// The hub's latest history position.
     func lastPosition() throws -> Int {
-        try connection.withStatement("SELECT coalesce(max(position), 0) FROM item_events") { statement in
+        try connection.withStatement("SELECT coalesce(max(position), 0) FROM \(ItemEventsTable.name)") { statement in
             _ = try statement.step()
             return statement.int(at: 0)
         }
@@ -31,7 +31,7 @@ struct HubChanges<Connection: StoreConnection> {
     /// The items whose history has events after `position` (up to `through`), as the hub holds
     /// them now: two statements whatever their number (a round trip each on a server).
     func changedItems(after position: Int, through last: Int) throws -> [PulledItem] {
-        let changed = "SELECT DISTINCT item_id FROM item_events WHERE position > ? AND position <= ?"
+        let changed = "SELECT DISTINCT item_id FROM \(ItemEventsTable.name) WHERE position > ? AND position <= ?"
         var rows: [UUID: (item: Item, createdAt: String, updatedAt: String)] = [:]
         try connection.withStatement(Self.rowSQL + " WHERE id IN (\(changed))") { statement in
             try statement.bind(position, at: 0)
@@ -152,14 +152,14 @@ struct ReplicaWrites<Connection: StoreConnection> {
     /// hub keeps the whole of it (migration 0013 lets only a pull do this).
     private func clearHistoryIfGone(_ id: UUID) throws {
         let gone = try connection.withStatement("""
-            SELECT NOT EXISTS (SELECT 1 FROM items WHERE id = ?1) AND EXISTS (SELECT 1 FROM item_events WHERE item_id = ?1)
+            SELECT NOT EXISTS (SELECT 1 FROM \(ItemsTable.name) WHERE id = ?1) AND EXISTS (SELECT 1 FROM \(ItemEventsTable.name) WHERE item_id = ?1)
             """) { statement in
             try statement.bind(id, at: 0)
             _ = try statement.step()
             return statement.int(at: 0) != 0
         }
         guard gone else { return }
-        try connection.withStatement("DELETE FROM item_events WHERE item_id = ?") { statement in
+        try connection.withStatement("DELETE FROM \(ItemEventsTable.name) WHERE item_id = ?") { statement in
             try statement.bind(id, at: 0)
             try statement.run()
         }
@@ -168,6 +168,6 @@ struct ReplicaWrites<Connection: StoreConnection> {
     /// Deletes the items not in `temp.sync_pulled_ids` nor about to be replayed: after a whole
     /// inventory was pulled, what the hub does not hold.
     func deleteItemsNotPulled() throws {
-        try connection.execute("DELETE FROM items WHERE id NOT IN (SELECT id FROM temp.sync_pulled_ids)")
+        try connection.execute("DELETE FROM \(ItemsTable.name) WHERE id NOT IN (SELECT id FROM temp.sync_pulled_ids)")
     }
 }

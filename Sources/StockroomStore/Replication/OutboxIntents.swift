@@ -20,17 +20,15 @@ struct OutboxIntents<Connection: StoreConnection> {
     let connection: Connection
 
 
-    private static var fieldColumns: [String] { Array(ItemCodec.columns().dropFirst()) }
 
     /// The columns an outbox row is read by: its facts, then the copy and the item after, each
     /// led by the item's id so that ``ItemCodec`` reads it as an item.
     private static var selectSQL: String {
-        let copy = fieldColumns.map { "copy_" + $0 }.joined(separator: ", ")
-        let after = fieldColumns.map { "to_" + $0 }.joined(separator: ", ")
+        let table = SyncIntentsTable.self
         return """
-            SELECT sequence, id, made_at, kind, adjust_by, last_pulled_position, conflict_id, choice,
-                   item_id, \(copy), item_id, \(after)
-            FROM sync_intents WHERE sequence > ? ORDER BY sequence LIMIT ?
+            SELECT \(table.key), \(table.factColumns.filter { $0 != "item_id" }.joined(separator: ", ")),
+                   item_id, \(table.copyColumns.joined(separator: ", ")), item_id, \(table.afterColumns.joined(separator: ", "))
+            FROM \(table.name) WHERE \(table.key) > ? ORDER BY \(table.key) LIMIT ?
             """
     }
 
@@ -54,7 +52,7 @@ struct OutboxIntents<Connection: StoreConnection> {
 
     /// The last intent's place in the order, 0 when none waits.
     func lastSequence() throws -> Int {
-        try connection.withStatement("SELECT coalesce(max(sequence), 0) FROM sync_intents") { statement in
+        try connection.withStatement(SyncIntentsTable.lastSequence) { statement in
             _ = try statement.step()
             return statement.int(at: 0)
         }
@@ -62,7 +60,7 @@ struct OutboxIntents<Connection: StoreConnection> {
 
     /// Deletes the intents up to `sequence`: the hub committed them.
     func removeThrough(_ sequence: Int) throws {
-        try connection.withStatement("DELETE FROM sync_intents WHERE sequence <= ?") { statement in
+        try connection.withStatement(SyncIntentsTable.deleteThrough) { statement in
             try statement.bind(sequence, at: 0)
             try statement.run()
         }
@@ -76,10 +74,10 @@ struct OutboxIntents<Connection: StoreConnection> {
         guard case .resolve(let conflictID, let choice) = intent.change else {
             preconditionFailure("only resolutions are queued by code; the triggers queue the rest")
         }
-        let fields = Self.fieldColumns
+        let fieldCount = SyncIntentsTable.copyColumns.count
         let columns = ["id", "item_id", "made_at", "kind", "conflict_id", "choice"]
-            + fields.map { "copy_" + $0 } + fields.map { "to_" + $0 }
-        let sql = "INSERT INTO sync_intents (\(columns.joined(separator: ", "))) VALUES (\((1...columns.count).map { "?\($0)" }.joined(separator: ", ")))"
+            + SyncIntentsTable.copyColumns + SyncIntentsTable.afterColumns
+        let sql = "INSERT INTO \(SyncIntentsTable.name) (\(columns.joined(separator: ", "))) VALUES (\((1...columns.count).map { "?\($0)" }.joined(separator: ", ")))"
         try connection.withStatement(sql) { statement in
             try statement.bind(intent.id, at: 0)
             try statement.bind(intent.itemID, at: 1)
@@ -94,7 +92,7 @@ struct OutboxIntents<Connection: StoreConnection> {
             }
             var row = RowBinder(statement, at: 6)
             for side in [intent.replicaCopy, chosen] {
-                if let side { try ItemCodec.bindFields(of: side, to: &row) } else { try row.bindNulls(fields.count) }
+                if let side { try ItemCodec.bindFields(side, to: &row) } else { try row.bindNulls(fieldCount) }
             }
             try statement.run()
         }
@@ -102,13 +100,13 @@ struct OutboxIntents<Connection: StoreConnection> {
 
     private static func decode<Source: ColumnSource>(_ statement: Source, origin: UUID) throws -> OutboxIntent {
         func undecodable(_ reason: String) -> StoreError {
-            StoreError.undecodableRow(table: "sync_intents", id: statement.text(at: 1), reason: reason)
+            StoreError.undecodableRow(table: SyncIntentsTable.name, id: statement.text(at: 1), reason: reason)
         }
         guard let id = statement.uuid(at: 1) else { throw undecodable("id is not a UUID") }
         let sequence = statement.int(at: 0)
         let madeAt = statement.text(at: 2)
         let kind = statement.text(at: 3)
-        let fieldCount = fieldColumns.count
+        let fieldCount = SyncIntentsTable.copyColumns.count
         let copyStart = 8, afterStart = 8 + 1 + fieldCount
         func item(at start: Int) throws -> Item? {
             if statement.isNull(at: start + 1) { return nil }
@@ -156,8 +154,10 @@ struct OutboxIntents<Connection: StoreConnection> {
 /// SQL the replication tables are written with where the database makes the value, as the
 /// capture triggers of migration 0013 do.
 enum ReplicationSQL {
-    /// A random (version 4) UUID's lowercase text.
-    static let newID = "(SELECT lower(substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-4' || substr(h, 14, 3) || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(h, 18, 3) || '-' || substr(h, 21, 12)) FROM (SELECT hex(randomblob(16)) AS h))"
+    /// A random (version 4) UUID's lowercase text, made anew for each row: each part calls
+    /// `randomblob` itself, since SQLite evaluates a subquery that reads no column of the row
+    /// once per statement (an `INSERT … SELECT` would give every row the same id).
+    static let newID = "(lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' || substr(lower(hex(randomblob(2))), 2) || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(lower(hex(randomblob(2))), 2) || '-' || lower(hex(randomblob(6))))"
     /// The current time as ISO-8601 UTC with milliseconds.
     static let now = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 }

@@ -29,12 +29,12 @@ struct ReplicationTables<Connection: StoreConnection> {
 
     /// True when the schema has the replication tables (migration 0013).
     func exist() throws -> Bool {
-        try connection.tableExists("sync_identity")
+        try connection.tableExists(SyncIdentityTable.name)
     }
 
     /// This database's own id.
     func databaseID() throws -> UUID {
-        let id = try connection.withStatement("SELECT database_id FROM sync_identity") { statement in
+        let id = try connection.withStatement(SyncIdentityTable.selectID) { statement in
             try statement.step() ? statement.uuid(at: 0) : nil
         }
         guard let id else { throw SyncError.missingIdentity }
@@ -44,9 +44,7 @@ struct ReplicationTables<Connection: StoreConnection> {
     /// The replica row, or nil when this database is not a replica (PostgreSQL never is).
     func replica() throws -> ReplicaRecord? {
         guard connection.dialect == .sqlite else { return nil }
-        return try connection.withStatement("""
-            SELECT replica_id, hub_id, hub_uri, machine_id, path, pulled_position, last_sync FROM sync_replica
-            """) { statement in
+        return try connection.withStatement(SyncReplicaTable.selectRecord) { statement in
             guard try statement.step(), let replica = statement.uuid(at: 0), let hub = statement.uuid(at: 1) else { return nil }
             return ReplicaRecord(replicaID: replica, hubID: hub, hubURI: statement.text(at: 2),
                                  machineID: statement.text(at: 3), path: statement.text(at: 4),
@@ -56,13 +54,7 @@ struct ReplicationTables<Connection: StoreConnection> {
 
     /// Writes the replica row (a registration, or a new URI for the same hub).
     func save(_ record: ReplicaRecord) throws {
-        try connection.withStatement("""
-            INSERT INTO sync_replica (singleton, replica_id, hub_id, hub_uri, machine_id, path, pulled_position, last_sync, capturing)
-            VALUES (1, ?, ?, ?, ?, ?, ?, ?, 1)
-            ON CONFLICT (singleton) DO UPDATE SET replica_id = excluded.replica_id, hub_id = excluded.hub_id,
-                hub_uri = excluded.hub_uri, machine_id = excluded.machine_id, path = excluded.path,
-                pulled_position = excluded.pulled_position, last_sync = excluded.last_sync
-            """) { statement in
+        try connection.withStatement(SyncReplicaTable.saveRecord) { statement in
             try statement.bind(record.replicaID, at: 0)
             try statement.bind(record.hubID, at: 1)
             try statement.bind(record.hubURI, at: 2)
@@ -77,23 +69,23 @@ struct ReplicationTables<Connection: StoreConnection> {
     /// Turns the capture of changes into intents off (a pull, a resolution) or back on, for
     /// the rest of the caller's transaction.
     func setCapturing(_ capturing: Bool) throws {
-        try connection.execute("UPDATE sync_replica SET capturing = \(capturing ? 1 : 0)")
+        try connection.execute(SyncReplicaTable.setCapturing(capturing))
     }
 
     /// How many intents wait to be pushed.
     func pendingCount() throws -> Int {
-        guard connection.dialect == .sqlite, try connection.tableExists("sync_intents") else { return 0 }
-        return try connection.rowCount(of: "sync_intents")
+        guard connection.dialect == .sqlite, try connection.tableExists(SyncIntentsTable.name) else { return 0 }
+        return try connection.rowCount(of: SyncIntentsTable.name)
     }
 
     /// Queues every item the file holds as an addition: a standalone file that becomes a
     /// replica sends its inventory up.
     func queueEveryItemAsAdded() throws {
-        let fields = ItemCodec.columns().dropFirst()
+        let fields = ItemCodec.fieldColumns(prefix: "")
         try connection.execute("""
-            INSERT INTO sync_intents (id, item_id, made_at, kind, \(fields.map { "to_" + $0 }.joined(separator: ", ")))
-            SELECT \(ReplicationSQL.newID), id, \(ReplicationSQL.now), 'add', \(fields.joined(separator: ", "))
-            FROM items ORDER BY id
+            INSERT INTO \(SyncIntentsTable.name) (id, item_id, made_at, kind, \(SyncIntentsTable.afterColumns.joined(separator: ", ")))
+            SELECT \(ReplicationSQL.newID), \(ItemsTable.key), \(ReplicationSQL.now), 'add', \(fields.joined(separator: ", "))
+            FROM \(ItemsTable.name) ORDER BY \(ItemsTable.key)
             """)
     }
 }

@@ -72,7 +72,7 @@ package enum ReplicaSync {
         let replicaStore = try InventoryStore(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         guard let replica = replicaStore.database else { throw SyncError.replicaOnServer }
         let lock = try SyncLock(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-        defer { lock.keepUntilExit() }
+        defer { withExtendedLifetime(lock) {} }
 
         let record = try replicaStore.write { () throws -> ReplicaRecord in
             try register(replica, hubID: hubID, hubLocation: hubLocation, path: path)
@@ -113,7 +113,7 @@ package enum ReplicaSync {
         guard FileManager.default.fileExists(atPath: path),
               let (database, _) = try DatabaseFile.openForReading(path: path, busyTimeoutMilliseconds: 5_000) else { return nil }
         let tables = ReplicationTables(connection: database)
-        guard try database.tableExists("sync_replica") else { return nil }
+        guard try database.tableExists(SyncReplicaTable.name) else { return nil }
         return try database.readTransaction { try tables.replica() }
     }
 
@@ -121,7 +121,7 @@ package enum ReplicaSync {
     private static func ownDatabaseID(path: String) throws -> UUID? {
         guard FileManager.default.fileExists(atPath: path),
               let (database, _) = try DatabaseFile.openForReading(path: path, busyTimeoutMilliseconds: 5_000),
-              try database.tableExists("sync_identity") else { return nil }
+              try database.tableExists(SyncIdentityTable.name) else { return nil }
         return try database.readTransaction { try ReplicationTables(connection: database).databaseID() }
     }
 
@@ -153,7 +153,7 @@ package enum ReplicaSync {
     }
 
     private static func refuseHubThatIsAReplica(_ hub: InventoryStore, _ location: DatabaseLocation) throws {
-        guard let database = hub.database, try database.tableExists("sync_replica"),
+        guard let database = hub.database, try database.tableExists(SyncReplicaTable.name),
               let record = try ReplicationTables(connection: database).replica() else { return }
         throw SyncError.hubIsAReplica(hub: location.description, of: record.hubURI)
     }

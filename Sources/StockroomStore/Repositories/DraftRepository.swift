@@ -50,15 +50,52 @@ public struct DraftRepository {
     /// Saves the draft: inserts its item and deletes the draft, in one transaction.
     ///
     /// - Returns: the new item.
+    /// A conflict's draft (`Draft.resolving`) is a resolution instead: the item as edited (or,
+    /// when the replica wanted the item deleted and the draft was left as shown, a delete)
+    /// replaces the hub's value, by the merge rules (docs/replicas.md). On the hub it is judged
+    /// at once; on a replica it is written at once and pushed at the next sync.
+    ///
     /// - Throws: `InventoryError/blankName` while the name is blank (the draft is kept).
     @discardableResult
     public func save(id: UUID) throws -> Item {
         try storage.saveDraft(id: id)
     }
 
-    /// Cancels the draft: it is deleted and nothing else changes.
+    /// Cancels the draft: it is deleted and nothing else changes. Cancelling a conflict's draft
+    /// (`Draft.resolving`) resolves the conflict by keeping the hub's value.
     public func cancel(id: UUID) throws {
         try storage.cancelDraft(id: id)
+    }
+
+    // MARK: Conflicts (the sync's side)
+
+    /// Opens `conflict` for a person: its `resolving` draft (``Draft/resolution(of:)``) under
+    /// the conflict's id. Opening a conflict that already has its draft does nothing (a push
+    /// retried after a lost answer, a pull bringing a conflict this database already holds).
+    /// Runs in the caller's transaction when there is one.
+    ///
+    /// - Returns: true when the draft was inserted, false when it was there already.
+    @discardableResult
+    package func open(_ conflict: Conflict) throws -> Bool {
+        try storage.openConflict(conflict)
+    }
+
+    /// Deletes the `resolving` draft of the conflict with `id` (the conflict was resolved).
+    ///
+    /// - Returns: false when there was none.
+    @discardableResult
+    package func removeConflict(id: UUID) throws -> Bool {
+        try storage.removeConflict(id: id)
+    }
+
+    /// The conflict with `id`'s draft, or nil when there is no `resolving` draft with that id.
+    package func conflictDraft(id: UUID) throws -> IdentifiedDraft? {
+        try storage.conflictDraft(id: id)
+    }
+
+    /// Every open conflict's draft, oldest first.
+    package func openConflicts() throws -> [IdentifiedDraft] {
+        try storage.openConflicts()
     }
 
     /// Resolves a full draft id or a unique prefix of at least 4 characters, in any letter case.
@@ -86,6 +123,10 @@ protocol DraftStorage: StoreConnection {
     func cancelDraft(id: UUID) throws
     func resolveDraftID(_ text: String) throws -> UUID
     func draftCount() throws -> Int
+    func openConflict(_ conflict: Conflict) throws -> Bool
+    func removeConflict(id: UUID) throws -> Bool
+    func conflictDraft(id: UUID) throws -> IdentifiedDraft?
+    func openConflicts() throws -> [IdentifiedDraft]
 }
 
 extension DraftStorage {
@@ -101,6 +142,10 @@ extension DraftStorage {
     func cancelDraft(id: UUID) throws { try records.cancel(id: id) }
     func resolveDraftID(_ text: String) throws -> UUID { try records.resolveID(text) }
     func draftCount() throws -> Int { try records.count() }
+    func openConflict(_ conflict: Conflict) throws -> Bool { try records.open(conflict) }
+    func removeConflict(id: UUID) throws -> Bool { try records.removeConflict(id: id) }
+    func conflictDraft(id: UUID) throws -> IdentifiedDraft? { try records.conflictDraft(id: id) }
+    func openConflicts() throws -> [IdentifiedDraft] { try records.openConflicts() }
 }
 
 /// The `drafts` table on one engine's connection: what ``DraftRepository`` does, written once.
@@ -109,21 +154,57 @@ struct DraftRecords<Connection: StoreConnection> {
     var items: ItemRecords<Connection> { ItemRecords(connection: connection) }
 
     func create(_ draft: Draft, id: UUID) throws -> IdentifiedDraft {
+        try insert(draft, id: id, sql: DraftsTable.insertSQL)
+        return IdentifiedDraft(id: id, draft: draft)
+    }
+
+    /// Inserts the row with `sql` (``DraftsTable/insertSQL`` or its form that skips an id
+    /// already there) and returns the rows it inserted.
+    @discardableResult
+    private func insert(_ draft: Draft, id: UUID, sql: String) throws -> Int {
         try draft.item.status.validate()
-        let entry = IdentifiedDraft(id: id, draft: draft)
         let now = Timestamp.now()
-        try connection.inTransaction {
+        return try connection.inTransaction {
             let layout = DraftsTable.layout
-            try connection.withStatement(DraftsTable.insertSQL) { statement in
-                try statement.bind(entry.id, at: layout.id)
+            try connection.withStatement(sql) { statement in
+                try statement.bind(id, at: layout.id)
                 var row = RowBinder(statement, at: layout.draft)
                 try DraftCodec.bind(draft, to: &row)
                 try statement.bind(now, at: layout.createdAt)
                 try statement.bind(now, at: layout.updatedAt)
                 try statement.run()
             }
+            return connection.changes
         }
-        return entry
+    }
+
+    func open(_ conflict: Conflict) throws -> Bool {
+        try insert(Draft.resolution(of: conflict), id: conflict.id, sql: DraftsTable.insertSkippingExistingSQL) > 0
+    }
+
+    func removeConflict(id: UUID) throws -> Bool {
+        try connection.inTransaction {
+            try connection.withStatement(DraftsTable.deleteConflictByID) { statement in
+                try statement.bind(id, at: 0)
+                try statement.run()
+            }
+            return connection.changes > 0
+        }
+    }
+
+    func conflictDraft(id: UUID) throws -> IdentifiedDraft? {
+        try connection.withStatement(DraftsTable.selectConflictByID) { statement in
+            try statement.bind(id, at: 0)
+            return try statement.step() ? try DraftsTable.decode(statement) : nil
+        }
+    }
+
+    func openConflicts() throws -> [IdentifiedDraft] {
+        try connection.withStatement(DraftsTable.selectConflicts) { statement in
+            var drafts: [IdentifiedDraft] = []
+            while try statement.step() { drafts.append(try DraftsTable.decode(statement)) }
+            return drafts
+        }
     }
 
     func startAdding(_ edit: ItemEdit) throws -> IdentifiedDraft {
@@ -175,7 +256,12 @@ struct DraftRecords<Connection: StoreConnection> {
 
     func save(id: UUID) throws -> Item {
         try connection.inTransaction {
-            let item = try draft(id: id, locking: true).draft.itemToSave()
+            let entry = try draft(id: id, locking: true)
+            // A conflict's draft is a resolution, judged by the merge rules, not a new item.
+            if entry.draft.openConflict != nil {
+                return try ConflictResolution(connection: connection).resolve(entry, saving: true)
+            }
+            let item = try entry.draft.itemToSave()
             try items.insert(item)
             try deleteRow(id: id)
             return item
@@ -183,7 +269,14 @@ struct DraftRecords<Connection: StoreConnection> {
     }
 
     func cancel(id: UUID) throws {
-        try connection.inTransaction { try deleteRow(id: id) }
+        try connection.inTransaction {
+            let entry = try draft(id: id, locking: true)
+            if entry.draft.openConflict != nil {
+                try ConflictResolution(connection: connection).resolve(entry, saving: false)
+                return
+            }
+            try deleteRow(id: id)
+        }
     }
 
     func resolveID(_ text: String) throws -> UUID {

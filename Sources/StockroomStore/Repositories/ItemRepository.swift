@@ -361,7 +361,9 @@ struct ItemRecords<Connection: StoreConnection> {
     }
 
     func adjust(id: UUID, by quantityChange: Int, ifVersion expectedVersion: Int?) throws -> Item {
-        try change(id: id, ifVersion: expectedVersion) { current in
+        // Declared, so the history says "adjusted by N" and not only the quantity's from and to
+        // (and a replica's capture makes it an adjustment, which always adds up at the hub).
+        try change(id: id, ifVersion: expectedVersion, details: EventDetails(adjustedBy: quantityChange)) { current in
             var adjusted = current
             adjusted.status = try current.status.adjusted(by: quantityChange)
             return adjusted
@@ -370,14 +372,14 @@ struct ItemRecords<Connection: StoreConnection> {
 
     /// Reads the item locked for this write transaction, checks its version, and writes what
     /// `transform` makes of it: the read-modify-write every change of an item is, so that the
-    /// value transformed is the one stored when the write commits.
-    private func change(id: UUID, ifVersion expectedVersion: Int?, _ transform: (Item) throws -> Item) throws -> Item {
+    /// value transformed is the one stored when the write commits. `details` are declared for
+    /// the history around the write (StoreConnection.withEventContext), when there are any.
+    private func change(id: UUID, ifVersion expectedVersion: Int?, details: EventDetails = .none,
+                        _ transform: (Item) throws -> Item) throws -> Item {
         try connection.inTransaction {
             // The history turn before the row lock, the order an import's replace takes them
             // in (a row lock held while waiting for the turn could deadlock with it).
-            if let turn = connection.dialect.historyTurn {
-                try connection.withStatement(turn) { statement in _ = try statement.step() }
-            }
+            try connection.takeHistoryTurn()
             let current = try item(id: id, locking: true)
             if let expectedVersion {
                 let version = try history.version(of: id)
@@ -390,12 +392,16 @@ struct ItemRecords<Connection: StoreConnection> {
             guard ItemChanges(from: current, to: updated) != nil else { return current }
             let now = Timestamp.now()
             let layout = ItemsTable.updateLayout
-            try connection.withStatement(layout.sql) { statement in
-                var row = RowBinder(statement, at: layout.item)
-                try ItemCodec.bind(updated, to: &row)
-                try statement.bind(now, at: layout.updatedAt)
-                try statement.run()
+            func write() throws {
+                try connection.withStatement(layout.sql) { statement in
+                    var row = RowBinder(statement, at: layout.item)
+                    try ItemCodec.bind(updated, to: &row)
+                    try statement.bind(now, at: layout.updatedAt)
+                    try statement.run()
+                }
             }
+            // The turn is held already (above), so the context is declared without taking it again.
+            if details == .none { try write() } else { try connection.declaring(details, for: id, write) }
             // The database records the change as the next version (trigger items_record_changes).
             return updated
         }

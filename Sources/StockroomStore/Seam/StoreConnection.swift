@@ -167,6 +167,13 @@ protocol StoreConnection: AnyObject {
 }
 
 extension StoreConnection {
+    /// Waits for the turn to append history (``DatabaseEngine/historyTurn``), inside the
+    /// caller's transaction; nothing on SQLite, whose write transaction is the turn.
+    func takeHistoryTurn() throws {
+        guard let turn = dialect.historyTurn else { return }
+        try withStatement(turn) { statement in _ = try statement.step() }
+    }
+
     /// The rows of `table`, 0 when it does not exist (an older schema).
     func rowCount(of table: String) throws -> Int {
         guard try tableExists(table) else { return 0 }

@@ -10,6 +10,9 @@ enum DraftsTable {
     static let name = "drafts"
     /// The primary key.
     static let key = "id"
+    /// The migration that added the `resolving` kind and its conflict columns (0012): an older
+    /// file is read with them stood in for by NULL (`Database.readOlderColumns(schemaVersion:)`).
+    static let conflictsAddedIn = 12
 
     /// `id`, the draft's columns, then `created_at, updated_at`, with each group's bind position.
     struct Layout {
@@ -51,6 +54,14 @@ enum DraftsTable {
     /// Every draft, oldest first.
     static let selectAll = "SELECT \(selectColumns) FROM \(name) ORDER BY created_at, \(key)"
     static let deleteByID = "DELETE FROM \(name) WHERE \(key) = ?"
+    /// The insert that skips a draft whose id is there already: a conflict opened twice.
+    static let insertSkippingExistingSQL = "\(insertSQL) ON CONFLICT (\(key)) DO NOTHING"
+    /// The condition of a conflict's draft.
+    static let isConflict = "\(DraftCodec.tagColumn) = \(DraftCodec.literal(.resolving))"
+    static let selectConflictByID = "SELECT \(selectColumns) FROM \(name) WHERE \(key) = ? AND \(isConflict)"
+    /// Every conflict's draft, oldest first.
+    static let selectConflicts = "SELECT \(selectColumns) FROM \(name) WHERE \(isConflict) ORDER BY created_at, \(key)"
+    static let deleteConflictByID = "DELETE FROM \(name) WHERE \(key) = ? AND \(isConflict)"
     static let count = "SELECT count(*) FROM \(name)"
 
     /// Decodes one row selected with ``selectColumns``.

@@ -7,8 +7,9 @@ import Inventory
 /// ``HistoryRecords`` reads it; `TableSchemaTests` checks it against `Migrations/`.
 ///
 /// Nothing in Swift appends to it: the database's triggers on `items` (migration 0004) write
-/// each event in the transaction of the change, whoever makes it; the table refuses updates,
-/// deletes and events that do not follow on.
+/// each event in the transaction of the change, whoever makes it, with what the writer
+/// declared in ``ItemEventContextTable`` (0011); the table refuses updates, deletes and events
+/// that do not follow on.
 enum ItemEventsTable {
     /// The table's name.
     static let name = "item_events"
@@ -19,10 +20,11 @@ enum ItemEventsTable {
     /// The column naming the item an event belongs to.
     static let itemIDColumn = "item_id"
 
-    /// `item_id, version, recorded_at` then the event's columns, with each group's bind position.
+    /// `item_id, version, recorded_at`, the event's columns, then how it was made
+    /// (``EventDetailsCodec``), with each group's bind position.
     struct Layout {
         let columns: ColumnLayout
-        let itemID: Int, version: Int, recordedAt: Int, event: Int
+        let itemID: Int, version: Int, recordedAt: Int, event: Int, details: Int
 
         init() {
             var columns = ColumnLayout()
@@ -30,6 +32,7 @@ enum ItemEventsTable {
             version = columns.add("version")
             recordedAt = columns.add("recorded_at")
             event = columns.add(ItemEventCodec.columns())
+            details = columns.add(EventDetailsCodec.columns)
             self.columns = columns
         }
     }
@@ -53,8 +56,11 @@ enum ItemEventsTable {
             }
             var row = RowReader(statement, at: layout.event)
             let event = try ItemEventCodec.decode(from: &row, itemID: itemID)
+            var detailsRow = RowReader(statement, at: layout.details)
+            let details = try EventDetailsCodec.decode(from: &detailsRow, kind: event.case)
             return RecordedItemEvent(itemID: itemID, version: statement.int(at: layout.version),
-                                     recordedAt: statement.text(at: layout.recordedAt), event: event)
+                                     recordedAt: statement.text(at: layout.recordedAt), event: event,
+                                     adjustedBy: details.adjustedBy, origin: details.origin, intentID: details.intentID)
         } catch let error as ColumnDecodingError {
             throw StoreError.undecodableRow(table: name, id: "\(statement.text(at: layout.itemID)) version \(statement.int(at: layout.version))", reason: error.reason)
         }

@@ -5,8 +5,9 @@ import StockroomMigrations
 enum StockroomTables {
     /// The tables with a type in this folder, and the migration runner's record.
     static let described: Set<String> = [
-        ItemsTable.name, ItemEventsTable.name, DraftsTable.name, ItemsSearchTable.name,
+        ItemsTable.name, ItemEventsTable.name, ItemEventContextTable.name, DraftsTable.name, ItemsSearchTable.name,
         ItemsSearchRangesTable.name, ItemsSearchRangesTable.replacedName, ItemsSearchPositionsTable.name,
+        SyncIdentityTable.name, SyncReplicaTable.name, SyncIntentsTable.name, SyncAppliedTable.name,
         MigrationRunner.tableName,
     ]
 

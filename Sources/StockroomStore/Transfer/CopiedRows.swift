@@ -60,6 +60,7 @@ struct CopiedEvent: CopiedRow {
     let version: Int
     let recordedAt: String
     let event: ItemEvent
+    let details: EventDetails
     let position: Int
 
     static let table = ItemEventsTable.name
@@ -87,6 +88,8 @@ struct CopiedEvent: CopiedRow {
         recordedAt = source.text(at: layout.recordedAt)
         var row = RowReader(source, at: layout.event)
         event = try ItemEventCodec.decode(from: &row, itemID: id)
+        var detailsRow = RowReader(source, at: layout.details)
+        details = try EventDetailsCodec.decode(from: &detailsRow, kind: event.case)
     }
 
     func bind<Sink: ParameterSink>(to sink: Sink) throws {
@@ -96,6 +99,8 @@ struct CopiedEvent: CopiedRow {
         try sink.bind(recordedAt, at: layout.recordedAt)
         var row = RowBinder(sink, at: layout.event)
         try ItemEventCodec.bind(event, to: &row)
+        var detailsRow = RowBinder(sink, at: layout.details)
+        try EventDetailsCodec.bind(details, to: &detailsRow)
         try sink.bind(position, at: ItemEventsTable.positionIndex)
     }
 

@@ -29,11 +29,13 @@ public enum InventoryPresentation {
             swatch: item.color, isMuted: !item.status.isInStock)
     }
 
-    /// The title over an open draft: adding and duplicating read differently.
+    /// The title over an open draft: adding, duplicating and resolving a conflict read
+    /// differently; a conflict's says why ("Resolve a conflict: oversold, 1 missing").
     public static func title(for draft: Draft) -> String {
         switch draft {
         case .adding: "Add new item"
         case .duplicating: "Duplicate item"
+        case .resolving(_, let conflict): "Resolve a conflict: \(Presentation.summary(of: conflict))"
         }
     }
 }

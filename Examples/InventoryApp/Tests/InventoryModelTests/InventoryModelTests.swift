@@ -47,6 +47,14 @@ import Testing
             InventoryPresentation.Row(title: "Keyboard", subtitle: "In stock: 100", swatch: .blue, isMuted: false))
     }
 
+    @Test func aConflictsDraftIsTitledWithWhyItWasOpened() {
+        defer { finish() }
+        let hub = Item(name: "Keyboard", color: .blue, status: .outOfStock(isOnBackOrder: false))
+        let conflict = Conflict(id: UUID(), itemID: hub.id, hubItem: hub, replicaCopy: hub, origin: UUID(),
+                                madeAt: "2026-11-28T10:00:00.000Z", reason: .oversold(adjustment: -3, missing: 1))
+        #expect(InventoryPresentation.title(for: .resolution(of: conflict)) == "Resolve a conflict: oversold, 1 missing")
+    }
+
     @Test func aDuplicateCancelledAddsNothing() async throws {
         defer { finish() }
         try await pool.write { store in try store.items.insert(Item(name: "Phone", color: .green, status: .outOfStock(isOnBackOrder: true))) }
