@@ -8,7 +8,7 @@
 //   --largest-insert-implementations raw,stockroom
 //                                              W1's largest size only for these (GRDB's two sides
 //                                              add some 10 minutes at 1M)
-//   --only W14 [--sync-hub-size 100000] [--sync-intents 10000] [--instructions]
+//   --only W14 [--sync-hub-size 100000] [--sync-intents 10000] [--instructions] [--stockroom-before PATH]
 //                                              `stockroom sync` (issue 35), only when asked: its own
 //                                              table; the first sync reads the large database
 import Foundation
@@ -170,7 +170,8 @@ if selected("W11") {
 
 // W14: `stockroom sync`, whole processes against their floors, in its own table.
 if let stockroomBinary, syncSelected {
-    let workload = SyncWorkload(stockroom: stockroomBinary, scratch: scratch, runs: option("--runs").flatMap { Int($0) } ?? 3,
+    let workload = SyncWorkload(stockroom: stockroomBinary, stockroomBefore: option("--stockroom-before"), scratch: scratch,
+                                runs: option("--runs").flatMap { Int($0) } ?? 3,
                                 countInstructions: arguments.contains("--instructions"), log: log)
     let hubSize = option("--sync-hub-size").flatMap { Int($0) } ?? (quick ? 2_000 : 100_000)
     let intents = option("--sync-intents").flatMap { Int($0) } ?? (quick ? 200 : 10_000)

@@ -18,6 +18,9 @@ import StockroomStore
 /// hub's newest): the figure is the whole command, the pull included; (c) is that pull alone.
 struct SyncWorkload {
     let stockroom: String
+    /// `--stockroom-before PATH`: another build's binary, a third side of the push rows, so that
+    /// a change is measured before and after in one run, the sides taken in turn.
+    var stockroomBefore: String? = nil
     let scratch: URL
     let runs: Int
     /// One run of each side under callgrind, for its instruction count.
@@ -47,6 +50,8 @@ struct SyncWorkload {
         var reportsOwnTime = false
         /// callgrind's `--toggle-collect`: only the floor's transaction is counted.
         var collectOnly: String? = nil
+        /// Checks what the side left, after its first run (untimed).
+        var verify: (() throws -> Void)? = nil
     }
 
     private var transfer: TransferWorkloads { TransferWorkloads(stockroom: stockroom, scratch: scratch, runs: runs, log: log) }
@@ -72,12 +77,13 @@ struct SyncWorkload {
             let replica = path("replica.sqlite")
             rows += try compare("W14 (a) push \(intentCount) intents, SQLite hub of \(hubCount)", [
                 floorSide("sqlite", prepare: { try copyDatabase(hubTemplate, to: floorHub) }, target: floorHub, plan: plan),
+            ] + pushSides { binary in
                 Side(name: "stockroom sync", prepare: {
                     try copyDatabase(hubTemplate, to: hub)
                     try copyDatabase(replicaWithIntents, to: replica)
-                }, executable: stockroom, arguments: ["sync", "--db", replica, "--hub", hub]),
-            ])
-            try expectItems(expected, in: hub, "the SQLite hub after the push")
+                }, executable: binary, arguments: ["sync", "--db", replica, "--hub", hub],
+                     verify: { try expectItems(expected, in: hub, "the SQLite hub after \(binary)'s push") })
+            })
         }
         // The pull reads the floor's hub: the same rows as a push leaves, whether or not this
         // build can push.
@@ -109,6 +115,16 @@ struct SyncWorkload {
         return rows
     }
 
+    /// The push's Stockroom side, and with `--stockroom-before` the same side run by the other
+    /// binary (its items checked as the first's are, after the run).
+    private func pushSides(_ side: (String) -> Side) -> [Side] {
+        [side(stockroom)] + (stockroomBefore.map { before in
+            let other = side(before)
+            return [Side(name: other.name + " (before)", prepare: other.prepare, executable: other.executable, arguments: other.arguments,
+                         verify: other.verify)]
+        } ?? [])
+    }
+
     // MARK: - PostgreSQL
 
     private func postgresRows(server: ThrowawayPostgres, hubItems: [Item], changes: SyncChanges,
@@ -136,12 +152,13 @@ struct SyncWorkload {
             let replica = path("replica-pg.sqlite")
             rows += try compare("W14 (b) push \(intentCount) intents, PostgreSQL hub of \(hubItems.count)", [
                 floorSide("postgres", prepare: { _ = try fresh("w14_floor_hub") }, target: server.uri(database: "w14_floor_hub"), plan: plan),
+            ] + pushSides { binary in
                 Side(name: "stockroom sync", prepare: {
                     _ = try fresh("w14_hub")
                     try copyDatabase(replicaWithIntents, to: replica)
-                }, executable: stockroom, arguments: ["sync", "--db", replica, "--hub", server.uri(database: "w14_hub")]),
-            ])
-            try expectItems(expected, in: server.uri(database: "w14_hub"), "the PostgreSQL hub after the push")
+                }, executable: binary, arguments: ["sync", "--db", replica, "--hub", server.uri(database: "w14_hub")],
+                     verify: { try expectItems(expected, in: server.uri(database: "w14_hub"), "the PostgreSQL hub after \(binary)'s push") })
+            })
         }
         let floorHub = try fresh("w14_floor_hub")
         _ = try floorRun("postgres", target: floorHub, plan: plan)
@@ -260,6 +277,7 @@ struct SyncWorkload {
                     let measured = try transfer.measure(side.executable, side.arguments, output: output)
                     samples[index].append(side.reportsOwnTime ? try floorSeconds(output) : measured.seconds)
                     peaks[index] = max(peaks[index], measured.peakMegabytes)
+                    if run == 1 { try side.verify?() }
                 }
             }
             log("  \(label) run \(run)/\(runs): " + zip(sides, samples).map { "\($0.name) \(String(format: "%.3f", $1.last!)) s" }.joined(separator: ", "))
@@ -285,13 +303,25 @@ struct SyncWorkload {
         let log = path("callgrind.log")
         var arguments = ["--tool=callgrind", "--callgrind-out-file=/dev/null", "--log-file=\(log)"]
         if let collectOnly = side.collectOnly { arguments += ["--toggle-collect=\(collectOnly)"] }
-        _ = try Harness.timeProcess("/usr/bin/valgrind", arguments + [side.executable] + side.arguments)
+        _ = try Harness.timeProcess("/usr/bin/valgrind", arguments + [try withoutDebugInformation(side.executable)] + side.arguments)
         let text = try String(contentsOfFile: log, encoding: .utf8)
         guard let line = text.split(separator: "\n").first(where: { $0.contains("Collected :") }),
               let count = line.split(separator: " ").last.flatMap({ Double($0) }) else {
             throw BenchmarkError(message: "callgrind counted nothing for \(side.name): \(text.suffix(400))")
         }
         return count
+    }
+
+    /// A copy of `executable` without its DWARF (symbols kept, for `--toggle-collect`):
+    /// valgrind 3.19 cannot read the Swift toolchain's debug information and gives up. The
+    /// shells in /usr/bin are used as they are.
+    private func withoutDebugInformation(_ executable: String) throws -> String {
+        guard !executable.hasPrefix("/usr/bin/") else { return executable }
+        let copy = path("stripped-" + URL(filePath: executable).lastPathComponent)
+        if !FileManager.default.fileExists(atPath: copy) {
+            _ = try Harness.timeProcess("/usr/bin/strip", ["--strip-debug", "-o", copy, executable])
+        }
+        return copy
     }
 
     // MARK: - Report
