@@ -511,15 +511,15 @@ AFTER INSERT ON items
 BEGIN
     SELECT RAISE(ABORT, 'items: this id belonged to a deleted item, whose history is kept; an id is never reused (insert the item under a new id)')
     WHERE EXISTS (SELECT 1 FROM item_events WHERE item_id = NEW.id AND version = 1);
+    -- VALUES with a lookup per column, not INSERT ... SELECT with a join (see the header).
     INSERT INTO item_events (item_id, version, kind, recorded_at,
                              to_name, to_color, to_status, to_quantity, to_is_on_back_order, to_location,
                              origin, intent_id, position)
-    SELECT NEW.id, 1, 'added', NEW.updated_at,
-           NEW.name, NEW.color, NEW.status, NEW.quantity, NEW.is_on_back_order, NEW.location,
-           context.origin, context.intent_id,
-           coalesce((SELECT max(position) FROM item_events), 0) + 1
-    FROM (SELECT 1)
-    LEFT JOIN item_event_context AS context ON context.item_id = NEW.id;
+    VALUES (NEW.id, 1, 'added', NEW.updated_at,
+            NEW.name, NEW.color, NEW.status, NEW.quantity, NEW.is_on_back_order, NEW.location,
+            (SELECT origin FROM item_event_context WHERE item_id = NEW.id),
+            (SELECT intent_id FROM item_event_context WHERE item_id = NEW.id),
+            coalesce((SELECT max(position) FROM item_events), 0) + 1);
 END;
 
 CREATE TRIGGER items_record_changes

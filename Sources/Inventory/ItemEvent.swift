@@ -130,6 +130,10 @@ public struct RecordedItemEvent: Hashable, Sendable {
     /// Pairs an event with where and when it was recorded, and how it was made.
     ///
     /// - Parameters:
+    ///   - itemID: the item the event is about.
+    ///   - version: the item's version this event made (1 for its addition).
+    ///   - recordedAt: when it was recorded (ISO-8601 UTC).
+    ///   - event: what happened.
     ///   - adjustedBy: the adjustment's units, for a ``ItemEvent/changed(_:)`` event made by one.
     ///   - origin: the replica, for an event applying its intent (with `intentID`).
     ///   - intentID: the intent (with `origin`).

@@ -380,3 +380,143 @@ extension SyncCommandTests {
         #expect(try DatabaseSnapshot.of(stall) == before)
     }
 }
+
+extension SyncCommandTests {
+    /// The open conflicts' drafts of `db`, as `draft list --format json` shows them.
+    static func conflictDrafts(_ world: World, _ db: String) throws -> [[String: Any]] {
+        let listed = try world.run(db, "draft", "list", "--format", "json")
+        let drafts = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]] ?? []
+        return drafts.filter { ($0["draft"] as? [String: Any])?["case"] as? String == "resolving" || $0["case"] as? String == "resolving" }
+    }
+
+    @Test("Two stalls sell offline: every sale counts, and an oversold item is a conflict draft with the missing units, on the hub and on every replica", arguments: hubKinds)
+    func oversoldReachesEveryone(postgres: Bool) throws {
+        let world = try World(postgres: postgres)
+        let stall = world.replica("stall"), van = world.replica("van")
+        let id = try world.add(world.hub, "Lantern", quantity: 4)
+        try world.sync(stall)
+        try world.sync(van)
+        #expect(try world.run(stall, "items", "adjust", id, "--by", "-3").status == 0)
+        #expect(try world.run(van, "items", "adjust", id, "--by", "-3").status == 0)
+        #expect(try world.sync(stall)["conflicts"] == 0)
+        let second = try world.sync(van)
+        #expect(second["conflicts"] == 1, "\(second)")
+        try world.sync(stall)
+
+        #expect(try world.quantity(world.hub, id) == 0, "both sales left the shelf: out of stock, not 1")
+        for db in [world.hub, stall, van] {
+            let conflicts = try Self.conflictDrafts(world, db)
+            #expect(conflicts.count == 1, "\(db): \(conflicts)")
+            let text = try world.run(db, "draft", "list", "--format", "json").stdout
+            #expect(text.contains("\"missing\":2") && text.contains("oversold"), "\(db): \(text)")
+        }
+        // The hub's history names the replica and the intent of each sale.
+        let history = try world.run(world.hub, "items", "history", id, "--format", "json").stdout
+        let replicaIDs = try [stall, van].map { try Processes.sqlite3($0, "SELECT replica_id FROM sync_replica").output }
+        for replica in replicaIDs { #expect(history.contains("\"origin\":\"\(replica)\""), "\(history)") }
+        #expect(history.contains("\"adjustedBy\":-3"), "\(history)")
+    }
+
+    @Test("A conflict resolved on a replica is an intent: after the next syncs it is gone everywhere and the hub holds the choice", arguments: hubKinds)
+    func resolvedOnAReplica(postgres: Bool) throws {
+        let world = try World(postgres: postgres)
+        let stall = world.replica("stall"), van = world.replica("van")
+        let id = try world.add(world.hub, "Kettle", quantity: 2)
+        try world.sync(stall)
+        try world.sync(van)
+        #expect(try world.run(stall, "items", "update", id, "--name", "Kettle, steel").status == 0)
+        #expect(try world.run(world.hub, "items", "update", id, "--name", "Kettle, copper").status == 0)
+        #expect(try world.sync(stall)["conflicts"] == 1)
+        try world.sync(van)
+        let conflict = try #require(try Self.conflictDrafts(world, van).first)
+        let draftID = try #require(conflict["id"] as? String)
+        // At the van, a person keeps the stall's name, edited.
+        #expect(try world.run(van, "draft", "edit", draftID, "--name", "Kettle, steel 1 l").status == 0)
+        #expect(try world.run(van, "draft", "save", draftID).status == 0)
+        #expect(try Self.conflictDrafts(world, van).isEmpty)
+        #expect(try world.run(van, "items", "show", id).stdout.contains("Kettle, steel 1 l"), "the replica shows its choice at once")
+
+        try world.sync(van)
+        try world.sync(stall)
+        for db in [world.hub, stall, van] {
+            #expect(try Self.conflictDrafts(world, db).isEmpty, "\(db)")
+            #expect(try world.run(db, "items", "show", id).stdout.contains("Kettle, steel 1 l"), "\(db)")
+        }
+        #expect(try world.export(stall) == world.export(world.hub))
+        #expect(try world.export(van) == world.export(world.hub))
+    }
+
+    @Test("An intent that changes nothing is recorded as applied and writes no history event")
+    func nothingToChange() throws {
+        let world = try World(postgres: false)
+        let stall = world.replica("stall"), van = world.replica("van")
+        let id = try world.add(world.hub, "Broom", quantity: 1)
+        try world.sync(stall)
+        try world.sync(van)
+        for replica in [stall, van] { #expect(try world.run(replica, "items", "update", id, "--color", "red").status == 0) }
+        try world.sync(stall)
+        let versions = try Processes.sqlite3(world.hub, "SELECT count(*) FROM item_events WHERE item_id = '\(id)'").output
+        let second = try world.sync(van)
+        #expect(second["pushed"] == 1 && second["conflicts"] == 0, "\(second)")
+        #expect(try Processes.sqlite3(world.hub, "SELECT count(*) FROM item_events WHERE item_id = '\(id)'").output == versions)
+        #expect(try Processes.sqlite3(world.hub, "SELECT count(*) FROM sync_applied").output == "2")
+    }
+}
+
+extension SyncCommandTests {
+    @Test("`sync --dry-run` lists what would be pushed, in order, without reaching the hub or changing the file")
+    func dryRun() throws {
+        let world = try World(postgres: false)
+        let stall = world.replica("stall")
+        let id = try world.add(stall, "Nails", quantity: 100)
+        try world.sync(stall)
+        #expect(try world.run(stall, "items", "adjust", id, "--by", "-5").status == 0)
+        #expect(try world.run(stall, "items", "update", id, "--name", "Nails, 40 mm").status == 0)
+        // The hub is unplugged: a dry run does not need it.
+        try FileManager.default.moveItem(atPath: world.hub, toPath: world.hub + ".away")
+        let before = try DatabaseSnapshot.of(stall)
+        let listed = try world.run(stall, "sync", "--dry-run", "--format", "json")
+        #expect(listed.status == 0, "\(listed)")
+        let intents = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]] ?? []
+        #expect(intents.map { $0["kind"] as? String } == ["adjust", "set"])
+        #expect(intents.first?["change"] as? String == "adjust by -5")
+        #expect(intents.allSatisfy { $0["itemId"] as? String == id })
+        let table = try world.run(stall, "sync", "--dry-run")
+        #expect(table.status == 0 && table.stdout.contains("Renamed 'Nails' -> 'Nails, 40 mm'"), "\(table)")
+        #expect(try DatabaseSnapshot.of(stall) == before)
+    }
+}
+
+extension SyncCommandTests {
+    @Test("A hub locked past --busy-timeout exits 75 with every change kept; a hub migrated by a newer stockroom is refused naming both versions")
+    func lockedOrNewerHub() throws {
+        let world = try World(postgres: false)
+        let stall = world.replica("stall")
+        _ = try world.add(stall, "Ladder", quantity: 1)
+        try world.sync(stall)
+        _ = try world.add(stall, "Bucket", quantity: 2)
+
+        // Another program holds the hub's write lock.
+        let holder = try BackgroundProcess("/usr/bin/env", ["python3", "-c", """
+            import sqlite3, sys
+            connection = sqlite3.connect(sys.argv[1], isolation_level=None)
+            connection.execute("BEGIN IMMEDIATE")
+            print("locked", flush=True)
+            sys.stdin.readline()
+            """, world.hub])
+        #expect(holder.readLine() == "locked")
+        let locked = try world.run(stall, "sync", "--busy-timeout", "0.3")
+        expectFailure(locked, code: .busy)
+        holder.write("\n")
+        #expect(holder.wait().status == 0)
+        #expect(try world.sync(stall, hub: false)["pushed"] == 1)
+
+        _ = try Processes.sqlite3(world.hub, "INSERT INTO schema_migrations VALUES (99, 'from_the_future', 'x', '2027-01-01T00:00:00Z')")
+        _ = try world.add(stall, "Mop", quantity: 1)
+        let before = try DatabaseSnapshot.of(stall)
+        let newer = try world.run(stall, "sync")
+        expectFailure(newer, code: .dataError, mentioning: "schema version 99")
+        #expect(newer.errorMessage.contains("migrate up"), "\(newer)")
+        #expect(try DatabaseSnapshot.of(stall) == before)
+    }
+}

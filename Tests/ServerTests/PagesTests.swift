@@ -67,7 +67,7 @@ import Testing
         #expect(try store.items.count() == 0)
     }
 
-    @Test("the drafts page lists a conflict's draft: why, the hub's item and the wanted one, the replica and when; the API refuses to save it", arguments: Engine.allCases)
+    @Test("the drafts page lists a conflict's draft: why, the hub's item and the wanted one, the replica and when; saving it through the API resolves it", arguments: Engine.allCases)
     func conflictsOnTheDraftsPage(engine: Engine) async throws {
         let fixture = try await ServerFixture(engine)
         let store = try fixture.store()
@@ -91,10 +91,11 @@ import Testing
             let json = try await client.send(.get, "/api/drafts/\(conflict.id.lowercasedString)")
             #expect(json.object["case"] as? String == "resolving")
             #expect((json.object["conflict"] as? [String: Any])?["missing"] as? Int == 1)
+            // Saving it through the API resolves it, as `draft save` does: the conflict closes.
             let save = try await client.send(.post, "/api/drafts/\(conflict.id.lowercasedString)/save")
-            #expect(save.status == .unprocessableContent && save.text.contains("resolves a conflict"))
+            #expect(save.status.code / 100 == 2, "\(save.text)")
         }
-        #expect(try store.drafts.openConflicts().map(\.id) == [conflict.id])
+        #expect(try store.drafts.openConflicts().isEmpty)
     }
 
     @Test("the wizard pages: one question each, the terminal's label and reasons, back, and save", arguments: Engine.allCases)

@@ -135,7 +135,7 @@ public final class PostgresServer: @unchecked Sendable {
                 "port": String(port),
                 "unix_socket_directories": "'\(socketDirectory)'",
                 "fsync": "off", "full_page_writes": "off", "shared_buffers": "16MB",
-                "max_connections": "60", "synchronous_standby_names": "''",
+                "max_connections": "100", "synchronous_standby_names": "''",
             ]
             for (name, value) in startOptions { settings[name] = value }
             let configuration = settings.keys.sorted().map { "\($0) = \(settings[$0]!)" }.joined(separator: "\n")

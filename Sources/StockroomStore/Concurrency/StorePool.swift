@@ -335,7 +335,7 @@ public final class StorePool: Sendable {
 
     /// Syncs this replica with its hub: pushes the changes made here, then pulls the hub's
     /// (docs/replicas.md). The first sync names the hub, and attaches the file to it; later
-    /// ones may leave it out. Conflicts become resolving drafts (``Draft/resolving(_:conflict:)``),
+    /// ones may leave it out. Conflicts become resolving drafts (`Draft.resolving`),
     /// which ``read(_:)`` lists like any draft.
     ///
     /// ```swift

@@ -105,6 +105,16 @@ package enum ReplicaSync {
         }
     }
 
+    /// The intents the replica at `path` would push, in order, read only: `sync --dry-run`.
+    package static func pending(path: String) throws -> [OutboxIntent] {
+        guard let record = try rememberedRecord(path: path) else {
+            throw SyncError.notAReplica(path: path, attaching: false)
+        }
+        let store = try InventoryStore.reading(path: path, contents: .items)
+        guard let database = store.database else { throw SyncError.replicaOnServer }
+        return try database.readTransaction { try OutboxIntents(connection: database).all(origin: record.replicaID) }
+    }
+
     // MARK: - Before anything is written
 
     /// The replica row of the file at `path`, read without changing it; nil for a missing file,
@@ -230,7 +240,12 @@ package enum ReplicaSync {
                 guard let record = try tables.replica() else { return 0 }
                 try tables.setCapturing(false)
                 let position = try changes.lastPosition()
+                // The items the pull wrote: their ids for an incremental pull (whose unpushed
+                // intents about them are replayed), only their number for a whole one (which
+                // replays every unpushed intent), so that a first pull of a large hub holds one
+                // page at a time.
                 var touched = Set<UUID>()
+                var pulled = 0
                 // A whole pull the first time, and when the hub's history went backwards (the
                 // hub was restored from a backup): its positions no longer mean what they did.
                 let whole = record.pulledPosition == 0 || position < record.pulledPosition
@@ -238,24 +253,25 @@ package enum ReplicaSync {
                     try replica.execute("CREATE TEMP TABLE IF NOT EXISTS sync_pulled_ids (id TEXT PRIMARY KEY) WITHOUT ROWID")
                     try replica.execute("DELETE FROM temp.sync_pulled_ids")
                     try changes.everyItem { page in
-                        for pulled in page {
-                            try writes.write(pulled)
+                        for row in page {
+                            try writes.write(row)
                             try replica.withStatement("INSERT INTO temp.sync_pulled_ids (id) VALUES (?)") { statement in
-                                try statement.bind(pulled.id, at: 0)
+                                try statement.bind(row.id, at: 0)
                                 try statement.run()
                             }
-                            touched.insert(pulled.id)
                         }
-                        progress(.pulling(done: touched.count))
+                        pulled += page.count
+                        progress(.pulling(done: pulled))
                     }
                     try writes.deleteItemsNotPulled()
                     try replica.execute("DROP TABLE temp.sync_pulled_ids")
                 } else if position > record.pulledPosition {
-                    for pulled in try changes.changedItems(after: record.pulledPosition, through: position) {
-                        try writes.write(pulled)
-                        touched.insert(pulled.id)
+                    for row in try changes.changedItems(after: record.pulledPosition, through: position) {
+                        try writes.write(row)
+                        touched.insert(row.id)
                     }
-                    progress(.pulling(done: touched.count))
+                    pulled = touched.count
+                    progress(.pulling(done: pulled))
                 }
                 // The replica's own changes made while this sync ran stay on top of the hub's.
                 let unpushed = try OutboxIntents(connection: replica).all(origin: record.replicaID)
@@ -269,7 +285,7 @@ package enum ReplicaSync {
                 try tables.save(updated)
                 try tables.setCapturing(true)
                 SyncFault.pass(.pullWritten)
-                return touched.count
+                return pulled
             }
         }
     }

@@ -43,6 +43,9 @@ struct SyncNow: ParsableCommand {
     @Option(help: "Output format.")
     var format: ReportFormat = .text
 
+    @Flag(help: "List the changes that would be pushed, without reaching the hub or changing anything.")
+    var dryRun = false
+
     func validate() throws {
         if let hub {
             if hub.isEmpty { throw ValidationError("--hub must not be empty") }
@@ -55,6 +58,7 @@ struct SyncNow: ParsableCommand {
     func run() throws {
         Failure.startWaiting()
         let path = try SyncNow.replicaPath(database)
+        if dryRun { return try listPending(path) }
         let progress = TerminalProgress(label: "sync")
         defer { progress.end() }
         let summary = try ReplicaSync.run(
@@ -75,6 +79,44 @@ struct SyncNow: ParsableCommand {
                 "pushed": String(summary.pushed), "pulled": String(summary.pulled),
                 "conflicts": String(summary.conflicts), "pending": String(summary.pending),
             ]))
+        }
+    }
+
+    /// `--dry-run`: each waiting intent, in the order it would be pushed.
+    private func listPending(_ path: String) throws {
+        let pending = try ReplicaSync.pending(path: path)
+        switch format {
+        case .text:
+            Output.lines(TextTable.lines(header: ["MADE AT", "KIND", "ITEM", "NAME", "CHANGE"], rows: pending.map { waiting in
+                let intent = waiting.intent
+                let name = intent.replicaCopy?.name ?? MergeRules.replayed(intent.change, on: nil)?.name ?? ""
+                return [intent.madeAt, intent.change.case.rawValue, Presentation.shortID(intent.itemID), name, Self.describe(intent.change)]
+            }))
+        case .json:
+            Output.line(JSONText.array(pending.map { waiting in
+                let intent = waiting.intent
+                return JSONText.object([
+                    "id": JSONText.string(intent.id.lowercasedString), "kind": JSONText.string(intent.change.case.rawValue),
+                    "itemId": JSONText.string(intent.itemID.lowercasedString), "madeAt": JSONText.string(intent.madeAt),
+                    "change": JSONText.string(Self.describe(intent.change)),
+                ])
+            }))
+        }
+    }
+
+    /// An intent's change in words, as `--dry-run` lists it.
+    static func describe(_ change: IntentChange) -> String {
+        switch change {
+        case .add(let item): "add: " + Presentation.row(for: item)
+        case .set(let changes): Presentation.text(for: ItemEvent.changed(changes))
+        case .adjust(let units): "adjust by " + (units > 0 ? "+" : "") + String(units)
+        case .delete: "delete"
+        case .resolve(_, let choice):
+            switch choice {
+            case .keepHub: "resolve: keep the hub's value"
+            case .delete: "resolve: delete"
+            case .item(let item): "resolve: " + Presentation.row(for: item)
+            }
         }
     }
 
