@@ -307,6 +307,7 @@ import Testing
         let intents = events.compactMap { $0["intentId"] as? String }
         #expect(intents.count == 6 && Set(intents).count == 6, "each event its own intent: \(history)")
         #expect(events.map { $0["version"] as? Int } == [1, 2, 3, 4, 5, 6], "\(history)")
+        #expect(events.map { $0["adjustedBy"] as? Int } == [nil, -1, -2, 5, nil, -3], "each adjustment its own units: \(history)")
         let shown = try world.run(world.hub, "items", "show", id, "--format", "json").stdout
         #expect(shown.contains("\"name\":\"Tape, wide\""), "\(shown)")
         #expect(try world.export(stall) == world.export(world.hub))

@@ -143,11 +143,16 @@ struct HubApplication<Connection: StoreConnection> {
     /// appends (migration 0011).
     private func withEventContext(itemID: UUID, for intent: Intent, recording: Bool, _ body: () throws -> Void) throws {
         guard recording else { return try body() }
-        // An adjustment's event says how many units were meant, as on the replica where it was
-        // made ("sold 3"), also when fewer were in stock (the conflict counts the missing).
+        try connection.declaring(Self.eventDetails(of: intent), for: itemID, body)
+    }
+
+    /// What the history event of an intent's write says beyond its values: the replica and the
+    /// intent, and for an adjustment how many units were meant, as on the replica where it was
+    /// made ("sold 3"), also when fewer were in stock (the conflict counts the missing).
+    static func eventDetails(of intent: Intent) -> EventDetails {
         var adjustedBy: Int?
         if case .adjust(let units) = intent.change { adjustedBy = units }
-        try connection.declaring(EventDetails(adjustedBy: adjustedBy, origin: intent.origin, intentID: intent.id), for: itemID, body)
+        return EventDetails(adjustedBy: adjustedBy, origin: intent.origin, intentID: intent.id)
     }
 
     /// The intent as the rules judge it: a delete carries the hub's version of the item at the

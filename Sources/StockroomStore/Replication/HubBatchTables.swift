@@ -115,15 +115,15 @@ struct HubBatchTables<Connection: StoreConnection> {
     // MARK: - Writing
 
     /// Writes one round (each item at most once): each write's history event carries its
-    /// intent's origin and id through `item_event_context` (migration 0011), filled for the
-    /// round's items before the writes and emptied after.
+    /// intent's details (``HubApplication/eventDetails(of:)``) through `item_event_context`
+    /// (migration 0011), filled for the round's items before the writes and emptied after.
     func write(_ round: [HubWrite], now: String) throws {
         let context = ItemEventContextTable.layout
         try connection.bulkLoad(into: ItemEventContextTable.name, columns: context.columns) { loader in
             for write in round {
                 try loader.bind(write.itemID, at: context.itemID)
                 var row = RowBinder(loader, at: context.details)
-                try EventDetailsCodec.bind(EventDetails(origin: write.intent.origin, intentID: write.intent.id), to: &row)
+                try EventDetailsCodec.bind(HubApplication<Connection>.eventDetails(of: write.intent), to: &row)
                 try loader.endRow()
             }
         }
