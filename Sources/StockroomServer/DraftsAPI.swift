@@ -34,9 +34,9 @@ struct DraftsAPI: Sendable {
             return Response(status: .noContent)
         }
         router.post("/api/drafts/:id/save") { _, context in
-            let item = try await save(try context.parameters.require("id"))
-            return ItemsAPI.itemResponse(item, version: 1, status: .created,
-                                         extra: [.location: "/api/items/\(item.id.lowercasedString)"])
+            let saved = try await save(try context.parameters.require("id"))
+            return ItemsAPI.itemResponse(saved.item, version: saved.version, status: saved.created ? .created : .ok,
+                                         extra: [.location: "/api/items/\(saved.item.id.lowercasedString)"])
         }
         router.get("/api/drafts/:id/wizard") { request, context in
             let query = Form(request.uri.query)
@@ -79,9 +79,16 @@ struct DraftsAPI: Sendable {
         }
     }
 
-    func save(_ text: String) async throws -> Item {
+    /// Saves the draft: the new item at version 1, or for a conflict's draft the item as the
+    /// resolution left it, at its version (`created` false).
+    func save(_ text: String) async throws -> (item: Item, version: Int, created: Bool) {
         try await pool.groupedWrite { store in
-            try store.drafts.save(id: try store.drafts.resolveID(text))
+            let id = try store.drafts.resolveID(text)
+            let resolving = try store.drafts.draft(id: id).draft.openConflict != nil
+            let saved = try store.drafts.save(id: id)
+            guard resolving else { return (saved, 1, true) }
+            let stored = (try? store.items.item(id: saved.id)) ?? saved
+            return (stored, try store.items.version(id: saved.id), false)
         }
     }
 

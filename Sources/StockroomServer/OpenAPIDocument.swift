@@ -233,7 +233,8 @@ enum OpenAPIDocument {
         },
         "/api/drafts/{id}/save": {
           "parameters": [{"$ref": "#/components/parameters/DraftID"}],
-          "post": {"summary": "Save the draft as a new item", "responses": {
+          "post": {"summary": "Save the draft as a new item; a conflict's draft (resolving) resolves the conflict with its item", "responses": {
+            "200": {"description": "A conflict resolved: the item as the resolution left it, at its version", "headers": {"Location": {"schema": {"type": "string"}}}, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Item"}}}},
             "201": {"description": "Saved", "headers": {"Location": {"schema": {"type": "string"}}}, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Item"}}}},
             "400": {"$ref": "#/components/responses/Problem"}, "404": {"$ref": "#/components/responses/Problem"}, "422": {"$ref": "#/components/responses/Problem"},
             "503": {"$ref": "#/components/responses/Busy"}}}

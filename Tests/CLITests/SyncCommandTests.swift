@@ -521,3 +521,47 @@ extension SyncCommandTests {
         #expect(try DatabaseSnapshot.of(stall) == before)
     }
 }
+
+extension SyncCommandTests {
+    @Test("Two replicas resolve one conflict differently: the first to reach the hub wins, the second becomes a new conflict", arguments: hubKinds)
+    func twoResolutionsOfOneConflict(postgres: Bool) throws {
+        let world = try World(postgres: postgres)
+        let stall = world.replica("stall"), van = world.replica("van")
+        let id = try world.add(world.hub, "Tent", quantity: 1)
+        try world.sync(stall)
+        try world.sync(van)
+        #expect(try world.run(stall, "items", "update", id, "--name", "Tent, 2 people").status == 0)
+        #expect(try world.run(world.hub, "items", "update", id, "--name", "Tent, 3 people").status == 0)
+        try world.sync(stall)
+        try world.sync(van)
+        let draftID = try #require(try Self.conflictDrafts(world, van).first?["id"] as? String)
+        // The stall cancels (keeps the hub's name); the van saves its own choice.
+        #expect(try world.run(stall, "draft", "cancel", draftID).status == 0)
+        #expect(try world.run(van, "draft", "edit", draftID, "--name", "Tent, 4 people").status == 0)
+        #expect(try world.run(van, "draft", "save", draftID).status == 0)
+
+        #expect(try world.sync(stall)["conflicts"] == 0, "the first resolution closes the conflict")
+        let second = try world.sync(van)
+        #expect(second["conflicts"] == 1, "the second is a new conflict, not applied silently: \(second)")
+        let conflicts = try world.run(world.hub, "draft", "list", "--format", "json").stdout
+        #expect(conflicts.contains("resolved_meanwhile") && conflicts.contains("Tent, 4 people"), "\(conflicts)")
+        #expect(try world.run(world.hub, "items", "show", id).stdout.contains("Tent, 3 people"))
+    }
+
+    @Test("`events --follow` on the hub shows a replica's change as it lands, with its origin")
+    func followTheHub() throws {
+        let world = try World(postgres: false)
+        let stall = world.replica("stall")
+        let id = try world.add(stall, "Stove", quantity: 2)
+        try world.sync(stall)
+        let last = try Processes.sqlite3(world.hub, "SELECT max(position) FROM item_events").output
+        let follower = try BackgroundProcess(Processes.stockroomPath, ["--db", world.hub, "events", "--follow", "--after", last])
+        #expect(try world.run(stall, "items", "adjust", id, "--by", "-1").status == 0)
+        try world.sync(stall)
+        let line = try #require(follower.readLine())
+        kill(follower.processIdentifier, SIGTERM)
+        _ = follower.wait()
+        let replica = try Processes.sqlite3(stall, "SELECT replica_id FROM sync_replica").output
+        #expect(line.contains("\"origin\":\"\(replica)\"") && line.contains("\"adjustedBy\":-1"), "\(line)")
+    }
+}

@@ -89,6 +89,8 @@ final class TestStore {
     let schema: PostgresScratchSchema?
     let store: InventoryStore
     var path: String { directory.path("store.sqlite") }
+    /// Where the store is, as a sync names its hub.
+    var location: DatabaseLocation { schema.map { .postgres($0.uri) } ?? .file(path) }
 
     init(_ engine: Engine = .sqlite) throws {
         self.engine = engine

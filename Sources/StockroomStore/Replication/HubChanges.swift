@@ -51,6 +51,18 @@ struct HubChanges<Connection: StoreConnection> {
         return ids.sorted { $0.lowercasedString < $1.lowercasedString }.map { PulledItem(id: $0, row: rows[$0]) }
     }
 
+    /// The items with `ids` as the hub holds them now (nil rows for those it does not hold),
+    /// in id order: one statement each, since only items the hub wrote nothing to since the
+    /// replica's position need it (those it wrote come with ``changedItems(after:through:)``).
+    func items(_ ids: Set<UUID>) throws -> [PulledItem] {
+        try ids.sorted { $0.lowercasedString < $1.lowercasedString }.map { id in
+            try connection.withStatement(Self.rowSQL + " WHERE id = ?") { statement in
+                try statement.bind(id, at: 0)
+                return PulledItem(id: id, row: try statement.step() ? try Self.decode(statement) : nil)
+            }
+        }
+    }
+
     /// Every item, `pageSize` at a time in id order, to `body`: the first pull of a replica.
     func everyItem(_ body: ([PulledItem]) throws -> Void) throws {
         var after = ""

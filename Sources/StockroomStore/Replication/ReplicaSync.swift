@@ -51,8 +51,15 @@ package enum ReplicaSync {
     package static var batchSize: Int { 500 }
 
     /// Syncs the replica at `path` with `hub`, or with the hub it remembers when nil.
+    ///
+    /// `afterHubCommit` is a test seam, and only tests pass it: it runs after the hub committed
+    /// each pushed batch and before the replica records that, so that an error it throws is an
+    /// answer lost at the worst moment (the hub applied the batch, the replica will push it
+    /// again), in process, as `STOCKROOM_SYNC_KILL_AT=after-hub-commit` is for a whole process.
+    /// It comes after `progress` so that a trailing closure is still the progress.
     package static func run(path: String, hub given: DatabaseLocation?, busyTimeoutMilliseconds: Int32,
-                            progress: (SyncProgress) -> Void = { _ in }) throws -> SyncReport {
+                            progress: (SyncProgress) -> Void = { _ in },
+                            afterHubCommit: ([OutboxIntent]) throws -> Void = { _ in }) throws -> SyncReport {
         let remembered = try rememberedRecord(path: path)
         guard let hubLocation = given ?? remembered.map({ DatabaseLocation($0.hubURI) }) else {
             throw SyncError.notAReplica(path: path, attaching: true)
@@ -80,11 +87,15 @@ package enum ReplicaSync {
         var summary = SyncReport()
         switch hubStore.connection.concrete {
         case .sqlite(let hub):
-            summary.pushed = try push(from: replicaStore, replica, to: hubStore, hub, origin: record.replicaID, progress: progress)
-            summary.pulled = try pull(into: replicaStore, replica, from: hubStore, hub, progress: progress)
+            let pushed = try push(from: replicaStore, replica, to: hubStore, hub, origin: record.replicaID,
+                                  afterHubCommit: afterHubCommit, progress: progress)
+            summary.pushed = pushed.applied
+            summary.pulled = try pull(into: replicaStore, replica, from: hubStore, hub, judged: pushed.items, progress: progress)
         case .postgres(let hub):
-            summary.pushed = try push(from: replicaStore, replica, to: hubStore, hub, origin: record.replicaID, progress: progress)
-            summary.pulled = try pull(into: replicaStore, replica, from: hubStore, hub, progress: progress)
+            let pushed = try push(from: replicaStore, replica, to: hubStore, hub, origin: record.replicaID,
+                                  afterHubCommit: afterHubCommit, progress: progress)
+            summary.pushed = pushed.applied
+            summary.pulled = try pull(into: replicaStore, replica, from: hubStore, hub, judged: pushed.items, progress: progress)
         }
         summary.pending = try ReplicationTables(connection: replica).pendingCount()
         summary.conflicts = try ConflictDrafts(connection: replica).count()
@@ -208,7 +219,8 @@ package enum ReplicaSync {
 
     private static func push<Hub: StoreConnection>(from replicaStore: InventoryStore, _ replica: Database,
                                                    to hubStore: InventoryStore, _ hub: Hub, origin: UUID,
-                                                   progress: (SyncProgress) -> Void) throws -> Int {
+                                                   afterHubCommit: ([OutboxIntent]) throws -> Void,
+                                                   progress: (SyncProgress) -> Void) throws -> (applied: Int, items: Set<UUID>) {
         let outbox = OutboxIntents(connection: replica)
         // What waits now is pushed; what is made meanwhile (another process writing) waits for
         // the next sync, so that a busy replica cannot keep one sync pushing for ever.
@@ -216,13 +228,21 @@ package enum ReplicaSync {
             (try ReplicationTables(connection: replica).pendingCount(), try outbox.lastSequence())
         }
         var pushed = 0, done = 0
+        // The items the pushed intents are about (and the id a resolution may bring an item back
+        // under): the pull makes them the hub's, whatever the hub judged.
+        var items = Set<UUID>()
         while true {
             let batch = try replicaStore.read { try outbox.intents(after: 0, limit: batchSize, origin: origin) }
                 .filter { $0.sequence <= lastWaiting }
-            guard let last = batch.last else { return pushed }
+            guard let last = batch.last else { return (pushed, items) }
             let applied = try hubStore.write { try HubApplication(connection: hub).apply(batch) }
             SyncFault.pass(.afterHubCommit)
+            try afterHubCommit(batch)
             try replicaStore.write { try outbox.removeThrough(last.sequence) }
+            for waiting in batch {
+                items.insert(waiting.intent.itemID)
+                if case .resolve = waiting.intent.change { items.insert(waiting.intent.id) }
+            }
             pushed += applied.applied
             done += batch.count
             progress(.pushing(done: done, of: max(total, done)))
@@ -230,7 +250,7 @@ package enum ReplicaSync {
     }
 
     private static func pull<Hub: StoreConnection>(into replicaStore: InventoryStore, _ replica: Database,
-                                                   from hubStore: InventoryStore, _ hub: Hub,
+                                                   from hubStore: InventoryStore, _ hub: Hub, judged: Set<UUID>,
                                                    progress: (SyncProgress) -> Void) throws -> Int {
         let tables = ReplicationTables(connection: replica)
         let writes = ReplicaWrites(connection: replica)
@@ -272,6 +292,16 @@ package enum ReplicaSync {
                     }
                     pulled = touched.count
                     progress(.pulling(done: pulled))
+                }
+                // The items this sync pushed intents about are the hub's now, even where the hub
+                // wrote nothing after the pulled position (a resolution of a conflict someone
+                // resolved first, for one): the replica's own write of them is undone, and what
+                // it wanted waits in the conflict's draft. A whole pull did this already.
+                if !whole {
+                    for pulled in try changes.items(judged.subtracting(touched)) {
+                        try writes.write(pulled)
+                        touched.insert(pulled.id)
+                    }
                 }
                 // The replica's own changes made while this sync ran stay on top of the hub's.
                 let unpushed = try OutboxIntents(connection: replica).all(origin: record.replicaID)

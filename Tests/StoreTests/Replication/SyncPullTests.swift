@@ -14,7 +14,7 @@ import Testing
     @Test(arguments: Engine.allCases)
     func aRestoreTheHubRefusedIsUndoneByThePull(engine: Engine) throws {
         let hubStore = try TestStore(engine)
-        let hub: DatabaseLocation = engine == .sqlite ? .file(hubStore.path) : .postgres(hubStore.schema!.uri)
+        let hub = hubStore.location
         let stall = hubStore.directory.path("stall.sqlite"), van = hubStore.directory.path("van.sqlite")
         func sync(_ path: String) throws { _ = try ReplicaSync.run(path: path, hub: hub, busyTimeoutMilliseconds: 5_000) }
 

@@ -4,19 +4,21 @@ import Inventory
 /// A plain model of the merge rules of docs/replicas.md, written from the rules' text and not
 /// from `MergeRules`: items as plain values, every rule spelled out step by step. The property
 /// test runs it beside the hub that `MergeRules` drives and compares the two after every
-/// intent.
-struct ReferenceModel {
+/// intent. The database property test (StoreTests' SyncPropertyTests) runs the same model beside
+/// real hubs, fed the intents each hub receives in the hub's order.
+public struct ReferenceModel {
     /// An item as plain values.
-    struct Values: Hashable, CustomStringConvertible {
-        var name: String
-        var color: String?
+    public struct Values: Hashable, Sendable, CustomStringConvertible {
+        public var name: String
+        public var color: String?
         /// Units in stock; 0 when out of stock.
-        var quantity: Int
+        public var quantity: Int
         /// Only meaningful when `quantity` is 0.
-        var backOrder: Bool
-        var location: String?
+        public var backOrder: Bool
+        public var location: String?
 
-        init(_ item: Item) {
+        /// `item`'s values.
+        public init(_ item: Item) {
             name = item.name
             color = item.color?.rawValue
             switch item.status {
@@ -27,12 +29,13 @@ struct ReferenceModel {
         }
 
         /// Each field's value as text, by the field's name.
-        var fields: [String: String] {
+        public var fields: [String: String] {
             ["name": name, "color": color ?? "-", "status": quantity > 0 ? "in:\(quantity)" : "out:\(backOrder)",
              "location": location ?? "-"]
         }
 
-        mutating func setField(_ key: String, from other: Values) {
+        /// Sets the field named `key` to its value in `other`.
+        public mutating func setField(_ key: String, from other: Values) {
             switch key {
             case "name": name = other.name
             case "color": color = other.color
@@ -42,35 +45,45 @@ struct ReferenceModel {
             }
         }
 
-        var description: String { fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") }
+        public var description: String { fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") }
     }
 
     /// A conflict as the model keeps it.
-    struct OpenConflict: Hashable {
-        var itemID: UUID
+    public struct OpenConflict: Hashable, Sendable {
+        /// The item it is about.
+        public var itemID: UUID
         /// The hub's values when the conflict was opened (nil: the hub held no such item).
-        var seen: Values?
-        var reason: String
-        var missing: Int
+        public var seen: Values?
+        /// The reason, as stored (`ConflictReason.Case`'s raw value).
+        public var reason: String
+        /// For an oversold adjustment, the units missing; 0 otherwise.
+        public var missing: Int
     }
 
-    var items: [UUID: Values] = [:]
-    var deleted: Set<UUID> = []
+    /// The items the hub holds, by id.
+    public var items: [UUID: Values] = [:]
+    /// Ids of items deleted.
+    public var deleted: Set<UUID> = []
     /// Per item, the writer of each version in order (nil: a local change on the hub).
-    var writers: [UUID: [UUID?]] = [:]
-    var open: [UUID: OpenConflict] = [:]
+    public var writers: [UUID: [UUID?]] = [:]
+    /// The open conflicts, by the id of the intent that caused each.
+    public var open: [UUID: OpenConflict] = [:]
     /// Every intent applied, in order: each id once.
-    var applied: [UUID] = []
+    public var applied: [UUID] = []
     /// Sets (and set-like resolutions) in which at least one field was overtaken.
-    var overtakenSets: Set<UUID> = []
+    public var overtakenSets: Set<UUID> = []
     /// Every conflict ever opened, by intent id.
-    var opened: Set<UUID> = []
-    /// Per item, the sum of every adjustment applied and of every unit found missing.
-    var adjustedUnits: [UUID: Int] = [:]
-    var missingUnits: [UUID: Int] = [:]
+    public var opened: Set<UUID> = []
+    /// Per item, the sum of every adjustment applied.
+    public var adjustedUnits: [UUID: Int] = [:]
+    /// Per item, the sum of every unit found missing (taken below zero).
+    public var missingUnits: [UUID: Int] = [:]
+
+    /// An empty hub.
+    public init() {}
 
     /// A change made on the hub itself, by its own users: not an intent, no rule.
-    mutating func writeLocally(_ item: Item?, id: UUID) {
+    public mutating func writeLocally(_ item: Item?, id: UUID) {
         if let item {
             if items[id] == nil { writers[id] = [] }
             items[id] = Values(item)
@@ -81,7 +94,8 @@ struct ReferenceModel {
         writers[id, default: []].append(nil)
     }
 
-    mutating func apply(_ intent: Intent) {
+    /// Applies one intent as the hub receives it; one applied before (a retried push) is skipped.
+    public mutating func apply(_ intent: Intent) {
         if applied.contains(intent.id) { return }  // the hub remembers applied intents
         applied.append(intent.id)
         let id = intent.itemID
