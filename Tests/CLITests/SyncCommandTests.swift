@@ -282,6 +282,69 @@ import Testing
         #expect(try world.export(stall) == world.export(world.hub))
     }
 
+    @Test("An item changed several times in one push is one history event per change on the hub, each carrying the replica and its own intent, in the replica's order", arguments: hubKinds)
+    func severalChangesOfOneItemInOnePush(postgres: Bool) throws {
+        let world = try World(postgres: postgres)
+        let stall = world.replica("stall")
+        let id = try world.add(stall, "Tape", quantity: 10)
+        let other = try world.add(stall, "Glue", quantity: 4)
+        try world.sync(stall)
+        for units in ["-1", "-2", "5"] { #expect(try world.run(stall, "items", "adjust", id, "--by", units).status == 0) }
+        #expect(try world.run(stall, "items", "update", id, "--name", "Tape, wide").status == 0)
+        #expect(try world.run(stall, "items", "adjust", id, "--by", "-3").status == 0)
+        #expect(try world.run(stall, "items", "delete", other).status == 0)
+        let status = try world.run(stall, "sync", "status", "--format", "json")
+        let replica = try #require((try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])?["replica"] as? String)
+
+        let pushed = try world.sync(stall)
+        #expect(pushed["pushed"] == 6, "\(pushed)")
+        #expect(try world.quantity(world.hub, id) == 9, "every adjustment counted once: 10 - 1 - 2 + 5 - 3")
+        #expect(try world.quantity(world.hub, other) == nil)
+        let history = try world.run(world.hub, "items", "history", id, "--format", "json")
+        let events = try #require(try JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [[String: Any]], "\(history)")
+        try #require(events.count == 6, "the addition and five changes: \(history)")
+        #expect(events.allSatisfy { $0["origin"] as? String == replica }, "\(history)")
+        let intents = events.compactMap { $0["intentId"] as? String }
+        #expect(intents.count == 6 && Set(intents).count == 6, "each event its own intent: \(history)")
+        #expect(events.map { $0["version"] as? Int } == [1, 2, 3, 4, 5, 6], "\(history)")
+        #expect(events.map { $0["adjustedBy"] as? Int } == [nil, -1, -2, 5, nil, -3], "each adjustment its own units: \(history)")
+        let shown = try world.run(world.hub, "items", "show", id, "--format", "json").stdout
+        #expect(shown.contains("\"name\":\"Tape, wide\""), "\(shown)")
+        #expect(try world.export(stall) == world.export(world.hub))
+    }
+
+    @Test("A long sync shows its progress on a terminal, pushing in batches and pulling in pages, and nothing when stderr is not one")
+    func progressShowsOnATerminalOnly() throws {
+        let world = try World(postgres: false)
+        // More than one batch to push (500 intents each) and more than one page to pull
+        // (1,000 items each): 2,500 items on the hub, 600 in a standalone file that attaches.
+        let fill = { (db: String, count: Int, prefix: String) throws in
+            let result = try Processes.sqlite3(db, """
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(count))
+                INSERT INTO items (id, name, status, quantity, created_at, updated_at)
+                SELECT printf('\(prefix)-0000-4000-8000-%012d', i), printf('Part %d', i), 'in_stock', i,
+                       '2026-11-28T00:00:00.000Z', '2026-11-28T00:00:00.000Z' FROM n;
+                """)
+            #expect(result.status == 0, "\(result)")
+        }
+        try fill(world.hub, 2_500, "00000001")
+        let stall = world.replica("stall")
+        #expect(try world.run(stall, "migrate", "up").status == 0)
+        try fill(stall, 600, "00000002")
+
+        let terminal = try PseudoTerminalProcess(Processes.stockroomPath, ["--db", stall, "sync", "--hub", world.hub])
+        _ = try terminal.expect("sync: pushing: 500 of 600 changes")
+        _ = try terminal.expect("sync: pushing: 600 of 600 changes")
+        _ = try terminal.expect("sync: pulling: 3100 items")
+        _ = try terminal.expect("pushed 600, pulled 3100; 0 open conflicts, 0 waiting")
+        #expect(try terminal.waitForExit() == 0)
+
+        let van = world.replica("van")
+        let piped = try world.run(van, "sync", "--hub", world.hub)
+        #expect(piped.status == 0 && piped.stderr.isEmpty, "no progress in a pipe: \(piped)")
+        #expect(piped.stdout == "pushed 0, pulled 3100; 0 open conflicts, 0 waiting\n", "\(piped)")
+    }
+
     @Test("A replica's wrong clock changes nothing: no rule reads the time an intent was made")
     func wrongClock() throws {
         let world = try World(postgres: false)

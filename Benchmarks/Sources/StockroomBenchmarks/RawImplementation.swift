@@ -131,7 +131,7 @@ final class RawImplementation: DraftCycling {
     }
 
     @inline(__always)
-    private func bindItem(_ item: Item, to statement: OpaquePointer, at first: Int32) throws {
+    func bindItem(_ item: Item, to statement: OpaquePointer, at first: Int32) throws {
         try bindID(item.id, to: statement, at: first)
         var name = item.name
         name.withUTF8 { bytes in
@@ -167,7 +167,7 @@ final class RawImplementation: DraftCycling {
 
     /// Formats the id into a stack buffer and binds it: no String is made.
     @inline(__always)
-    private func bindID(_ id: UUID, to statement: OpaquePointer, at index: Int32) throws {
+    func bindID(_ id: UUID, to statement: OpaquePointer, at index: Int32) throws {
         var buffer: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &buffer) { text in
             withUnsafeBytes(of: id.uuid) { raw in
@@ -243,7 +243,7 @@ final class RawImplementation: DraftCycling {
         }
     }
 
-    private func prepared(_ sql: String) throws -> OpaquePointer {
+    func prepared(_ sql: String) throws -> OpaquePointer {
         if let statement = statements[sql] { return statement }
         var statement: OpaquePointer?
         guard sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK, let statement else { throw failure() }
@@ -251,11 +251,11 @@ final class RawImplementation: DraftCycling {
         return statement
     }
 
-    private func exec(_ sql: String) throws {
+    func exec(_ sql: String) throws {
         guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { throw failure() }
     }
 
-    private func failure() -> BenchmarkError {
+    func failure() -> BenchmarkError {
         BenchmarkError(message: db.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? "cannot open")
     }
 }

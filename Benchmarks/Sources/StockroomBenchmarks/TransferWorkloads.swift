@@ -20,14 +20,16 @@ struct TransferWorkloads {
         let peakMegabytes: Double
     }
 
-    /// Runs `executable` with `arguments` (stdin from `input`, if any) and measures it.
-    func measure(_ executable: String, _ arguments: [String], input: String? = nil) throws -> Run {
+    /// Runs `executable` with `arguments` (stdin from `input`, if any; stdout into `output`,
+    /// if any) and measures it. Its stderr is kept, to say why when it fails.
+    func measure(_ executable: String, _ arguments: [String], input: String? = nil, output: String? = nil) throws -> Run {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         if let input { posix_spawn_file_actions_addopen(&actions, 0, input, O_RDONLY, 0) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let errors = scratch.appending(path: "stderr.txt").path
+        posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         // Peak memory through /usr/bin/time: a child spawned straight from this (large) process
         // would report this process's resident set, inherited across the exec.
         let rssFile = scratch.appending(path: "peak-rss.txt").path
@@ -42,7 +44,8 @@ struct TransferWorkloads {
             wait4(pid, &status, 0, &usage)
         }
         guard status == 0 else {
-            throw BenchmarkError(message: "\(executable) \(arguments.joined(separator: " ")) exited with status \(status)")
+            let said = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+            throw BenchmarkError(message: "\(executable) \(arguments.joined(separator: " ")) exited with status \(status): \(said.suffix(500))")
         }
         let kilobytes = (try? String(contentsOfFile: rssFile, encoding: .utf8))?.split(separator: "\n").last.flatMap { Double($0) } ?? 0
         return Run(seconds: seconds, peakMegabytes: kilobytes / 1024)

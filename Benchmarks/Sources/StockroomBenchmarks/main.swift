@@ -8,9 +8,15 @@
 //   --largest-insert-implementations raw,stockroom
 //                                              W1's largest size only for these (GRDB's two sides
 //                                              add some 10 minutes at 1M)
+//   --only W14 [--sync-hub-size 100000] [--sync-intents 10000] [--instructions] [--stockroom-before PATH]
+//                                              `stockroom sync` (issue 35), only when asked: its own
+//                                              table; the first sync reads the large database
 import Foundation
 import Inventory
 import SQLiteCore
+
+// W14's floor runs as a process of its own (Sync/SyncFloor.swift), started by this program.
+if CommandLine.arguments.dropFirst().first == "--w14-floor" { SyncFloor.main(Array(CommandLine.arguments.dropFirst(2))) }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 func option(_ name: String) -> String? {
@@ -93,7 +99,9 @@ let reuseLarge = keptLarge.map { FileManager.default.fileExists(atPath: $0) } ??
 let largePath = try keptLarge.flatMap { reuseLarge ? $0 : nil }
     ?? Harness.freshDatabase(in: keptLarge.map { URL(filePath: $0).deletingLastPathComponent() } ?? scratch,
                              name: keptLarge.map { URL(filePath: $0).lastPathComponent } ?? "large.sqlite")
-if selected("W2") || selected("W3") || selected("W5") || selected("W6") || selected("W7") || selected("W8") || selected("W11") {
+// W14 runs only when asked (`--only W14`): it starts a PostgreSQL server and takes minutes.
+let syncSelected = only?.contains("W14") ?? false
+if selected("W2") || selected("W3") || selected("W5") || selected("W6") || selected("W7") || selected("W8") || selected("W11") || syncSelected {
     if reuseLarge {
         log("reusing the large database \(largePath)")
     } else {
@@ -158,6 +166,19 @@ if selected("W11") {
     let fileBytes = try SearchWorkload.fileSizes(path: largePath, scratch: scratch)
     searchTable = SearchWorkload.table(rows, items: largeItems.count, repetitions: repetitions, fileBytes: fileBytes)
     print(searchTable ?? "")
+}
+
+// W14: `stockroom sync`, whole processes against their floors, in its own table.
+if let stockroomBinary, syncSelected {
+    let workload = SyncWorkload(stockroom: stockroomBinary, stockroomBefore: option("--stockroom-before"), scratch: scratch,
+                                runs: option("--runs").flatMap { Int($0) } ?? 3,
+                                countInstructions: arguments.contains("--instructions"), log: log)
+    let hubSize = option("--sync-hub-size").flatMap { Int($0) } ?? (quick ? 2_000 : 100_000)
+    let intents = option("--sync-intents").flatMap { Int($0) } ?? (quick ? 200 : 10_000)
+    let rows = try workload.run(hubItems: Array((hubSize <= largeItems.count ? largeItems : Dataset.items(count: hubSize)).prefix(hubSize)),
+                                intentCount: intents, firstSync: (largePath, largeSize))
+    print(SyncWorkload.table(rows))
+    if let output { try SyncWorkload.write(rows, runs: workload.runs, invocation: invocation, loadAverage: loadAverageBefore, to: output) }
 }
 
 // W7, W8 and W5 against its fair peer: whole processes, best of 3, in their own table.

@@ -12,8 +12,15 @@ package struct AppliedBatch: Equatable, Sendable {
 }
 
 /// A hub applying replicas' intents with ``MergeRules``, on either engine: the one place where
-/// the rules' decisions become rows. Inside the caller's transaction, one intent at a time in
-/// the order given (the replica's), so that the hub's commit order is the order it judged in.
+/// the rules' decisions become rows. Inside the caller's transaction, in the order given (the
+/// replica's), so that the hub's commit order is the order it judged in.
+///
+/// A pushed batch is applied set-wise, in a number of statements that does not grow with its
+/// size (on a server each statement is a round trip; ``HubBatchTables``): the batch is staged
+/// in a temporary table, what the hub holds of its items is read in a few statements, each
+/// intent is judged in order in memory (each decision updating what the next one sees), and
+/// the decisions are written in a few more. An item written twice in one batch is written in
+/// rounds, so that each write is its own history event carrying its own intent.
 struct HubApplication<Connection: StoreConnection> {
     let connection: Connection
 
@@ -23,24 +30,72 @@ struct HubApplication<Connection: StoreConnection> {
         // on the turn.
         try connection.takeHistoryTurn()
         var outcome = AppliedBatch()
+        guard let origin = batch.first?.intent.origin else { return outcome }
+        let staged = HubBatchTables(connection: connection)
+        try staged.stage(batch)
+        let applied = try staged.appliedIntents()
+        var held = try staged.heldItems()
+        // Every intent of a batch is one replica's: what the others last wrote is as read,
+        // whatever the batch writes.
+        let versionsByOthers = try staged.lastVersionsByOthers(than: origin)
+        let deleteVersions = try batch.contains { $0.lastPulledPosition != nil } ? staged.versionsAtPulledPositions() : [:]
+        // The items the hub held once: without a row, deleted rather than absent.
+        var withHistory = Set(versionsByOthers.keys)
+
         let now = Timestamp.now()
+        var writes: [HubWrite] = []
+        var conflictChanges: [MergeDecision] = []
+        var openedHere: [UUID: Conflict] = [:], closedHere = Set<UUID>()
+        var remembered: [Intent] = []
         for pushed in batch {
-            if try isApplied(pushed.intent.id) {
+            if applied.contains(pushed.intent.id) {
                 outcome.alreadyApplied += 1
                 continue
             }
-            let intent = try hubIntent(pushed)
-            let hub = try state(of: intent.itemID, origin: intent.origin)
+            let intent = hubIntent(pushed, version: deleteVersions[pushed.intent.id] ?? 0)
+            let presence: HubItemState.Presence = held[intent.itemID].map { .present($0) }
+                ?? (withHistory.contains(intent.itemID) ? .deleted : .absent)
+            let hub = HubItemState(presence: presence, lastVersionByOthers: versionsByOthers[intent.itemID] ?? 0)
             var open: Conflict?
-            if case .resolve(let conflictID, _) = intent.change {
-                open = try ConflictDrafts(connection: connection).conflict(id: conflictID)
+            if case .resolve(let conflictID, _) = intent.change, !closedHere.contains(conflictID) {
+                open = try openedHere[conflictID] ?? ConflictDrafts(connection: connection).conflict(id: conflictID)
             }
             let decision = MergeRules.decide(intent, hub: hub, openConflict: open)
-            try write(decision, for: intent, now: now)
-            try remember(intent)
+            switch decision.write {
+            case .none:
+                break
+            case .insert(let item), .update(let item):
+                held[item.id] = item
+                withHistory.insert(item.id)
+                writes.append(HubWrite(itemID: item.id, write: decision.write, intent: intent))
+            case .delete:
+                held[intent.itemID] = nil
+                withHistory.insert(intent.itemID)
+                writes.append(HubWrite(itemID: intent.itemID, write: decision.write, intent: intent))
+            }
+            if let closed = decision.closes {
+                closedHere.insert(closed)
+                openedHere[closed] = nil
+            }
+            if let opened = decision.opens {
+                openedHere[opened.id] = opened
+                closedHere.remove(opened.id)
+            }
+            if decision.closes != nil || decision.opens != nil { conflictChanges.append(decision) }
+            remembered.append(intent)
             outcome.applied += 1
             if decision.opens != nil { outcome.conflictsOpened += 1 }
         }
+
+        for round in HubWrite.rounds(of: writes) {
+            try staged.write(round, now: now)
+        }
+        let drafts = ConflictDrafts(connection: connection)
+        for decision in conflictChanges {
+            if let closed = decision.closes { try drafts.close(id: closed) }
+            if let opened = decision.opens { try drafts.open(opened) }
+        }
+        try staged.remember(remembered, at: now)
         return outcome
     }
 
@@ -88,41 +143,23 @@ struct HubApplication<Connection: StoreConnection> {
     /// appends (migration 0011).
     private func withEventContext(itemID: UUID, for intent: Intent, recording: Bool, _ body: () throws -> Void) throws {
         guard recording else { return try body() }
-        // An adjustment's event says how many units were meant, as on the replica where it was
-        // made ("sold 3"), also when fewer were in stock (the conflict counts the missing).
+        try connection.declaring(Self.eventDetails(of: intent), for: itemID, body)
+    }
+
+    /// What the history event of an intent's write says beyond its values: the replica and the
+    /// intent, and for an adjustment how many units were meant, as on the replica where it was
+    /// made ("sold 3"), also when fewer were in stock (the conflict counts the missing).
+    static func eventDetails(of intent: Intent) -> EventDetails {
         var adjustedBy: Int?
         if case .adjust(let units) = intent.change { adjustedBy = units }
-        try connection.declaring(EventDetails(adjustedBy: adjustedBy, origin: intent.origin, intentID: intent.id), for: itemID, body)
-    }
-
-    private func isApplied(_ id: UUID) throws -> Bool {
-        try connection.withStatement(SyncAppliedTable.selectApplied) { statement in
-            try statement.bind(id, at: 0)
-            return try statement.step()
-        }
-    }
-
-    private func remember(_ intent: Intent) throws {
-        try connection.withStatement(SyncAppliedTable.insert) { statement in
-            try statement.bind(intent.id, at: 0)
-            try statement.bind(intent.origin, at: 1)
-            try statement.bind(Timestamp.now(), at: 2)
-            try statement.run()
-        }
+        return EventDetails(adjustedBy: adjustedBy, origin: intent.origin, intentID: intent.id)
     }
 
     /// The intent as the rules judge it: a delete carries the hub's version of the item at the
-    /// position the replica had pulled.
-    private func hubIntent(_ pushed: OutboxIntent) throws -> Intent {
-        guard case .delete = pushed.intent.change, let position = pushed.lastPulledPosition else { return pushed.intent }
-        let version = try connection.withStatement("""
-            SELECT coalesce(max(version), 0) FROM \(ItemEventsTable.name) WHERE item_id = ? AND position <= ?
-            """) { statement in
-            try statement.bind(pushed.intent.itemID, at: 0)
-            try statement.bind(position, at: 1)
-            _ = try statement.step()
-            return statement.int(at: 0)
-        }
+    /// position the replica had pulled (`version`, read for the whole batch:
+    /// ``HubBatchTables/versionsAtPulledPositions()``).
+    private func hubIntent(_ pushed: OutboxIntent, version: Int) -> Intent {
+        guard case .delete = pushed.intent.change, pushed.lastPulledPosition != nil else { return pushed.intent }
         let intent = pushed.intent
         return Intent(id: intent.id, itemID: intent.itemID, origin: intent.origin, madeAt: intent.madeAt,
                       replicaCopy: intent.replicaCopy, change: .delete(lastPulledVersion: version))

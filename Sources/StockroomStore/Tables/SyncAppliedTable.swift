@@ -7,7 +7,4 @@ enum SyncAppliedTable {
     static let key = "intent_id"
     /// Every column.
     static let columns = [key, "origin", "applied_at"]
-
-    static let selectApplied = "SELECT 1 FROM \(name) WHERE \(key) = ?"
-    static let insert = "INSERT INTO \(name) (\(columns.joined(separator: ", "))) VALUES (?, ?, ?)"
 }

@@ -12,7 +12,7 @@ import RawLibPQ
 /// same protocol work.
 final class RawPostgresImplementation: Implementation {
     let name = "raw libpq"
-    private var connection: OpaquePointer?
+    private(set) var connection: OpaquePointer?
     private var preparedStatements: Set<String> = []
 
     func open(path uri: String) throws {
@@ -79,7 +79,7 @@ final class RawPostgresImplementation: Implementation {
         try check(PQexec(connection, "COMMIT"), PGRES_COMMAND_OK)
     }
 
-    private func putCopyData(_ text: inout String) throws {
+    func putCopyData(_ text: inout String) throws {
         guard !text.isEmpty else { return }
         let sent = text.withCString { PQputCopyData(connection, $0, Int32(strlen($0))) }
         guard sent == 1 else { throw failure() }
@@ -206,7 +206,7 @@ final class RawPostgresImplementation: Implementation {
     }
 
     /// Throws libpq's message unless `result` has `status`, and clears it.
-    private func check(_ result: OpaquePointer?, _ status: ExecStatusType) throws {
+    func check(_ result: OpaquePointer?, _ status: ExecStatusType) throws {
         PQclear(try rows(result, status))
     }
 
@@ -220,7 +220,7 @@ final class RawPostgresImplementation: Implementation {
         return result
     }
 
-    private func failure() -> BenchmarkError {
+    func failure() -> BenchmarkError {
         BenchmarkError(message: connection.flatMap { PQerrorMessage($0) }.map { String(cString: $0) } ?? "cannot connect")
     }
 }
