@@ -196,6 +196,15 @@ enum DurableFile {
     }
 
     /// True when both paths name one existing file (also through links or `..`).
+    /// `path` made absolute with every symbolic link resolved, or `path` itself when it cannot
+    /// be (it does not exist): the one spelling of a file that two paths to it share (a
+    /// replica's registered place, the directory SQLite keeps a linked file's `-wal` in).
+    static func resolvedPath(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     static func isSameFile(_ first: String, _ second: String) -> Bool {
         var a = stat(), b = stat()
         guard stat(first, &a) == 0, stat(second, &b) == 0 else { return false }

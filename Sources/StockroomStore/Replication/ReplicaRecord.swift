@@ -91,7 +91,7 @@ struct ReplicationTables<Connection: StoreConnection> {
 }
 
 /// Where this process runs, as a replica registers it: the machine's id and the file's real
-/// path. A replica file copied to another machine or path is a new replica there.
+/// path (`DurableFile.resolvedPath`). A replica file copied to another machine or path is a new replica there.
 enum ReplicaPlace {
     /// The machine's id: `STOCKROOM_MACHINE_ID` when set (what the tests use to play a second
     /// device), else systemd's /etc/machine-id, else the host name.
@@ -104,12 +104,5 @@ enum ReplicaPlace {
         var name = [CChar](repeating: 0, count: 256)
         gethostname(&name, name.count - 1)
         return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    /// The file's absolute path with every link resolved (the path itself when it cannot be).
-    static func realPath(_ path: String) -> String {
-        guard let resolved = realpath(path, nil) else { return path }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 }

@@ -186,7 +186,7 @@ package enum ReplicaSync {
     /// keeping its unpushed intents under its new id.
     private static func register(_ replica: Database, hubID: UUID, hubLocation: DatabaseLocation, path: String) throws -> ReplicaRecord {
         let tables = ReplicationTables(connection: replica)
-        let machine = ReplicaPlace.machineID(), place = ReplicaPlace.realPath(path)
+        let machine = ReplicaPlace.machineID(), place = DurableFile.resolvedPath(path)
         let uri = rememberedURI(hubLocation)
         guard var record = try tables.replica() else {
             let record = ReplicaRecord(replicaID: UUID.version7(), hubID: hubID, hubURI: uri, machineID: machine,
@@ -210,7 +210,7 @@ package enum ReplicaSync {
     /// The hub as the replica remembers it: a file's absolute path, a URI without password.
     private static func rememberedURI(_ location: DatabaseLocation) -> String {
         switch location {
-        case .file(let hubPath): ReplicaPlace.realPath(hubPath)
+        case .file(let hubPath): DurableFile.resolvedPath(hubPath)
         case .postgres(let uri): ConnectionString.withoutPassword(uri)
         }
     }

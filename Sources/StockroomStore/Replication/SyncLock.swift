@@ -22,7 +22,7 @@ struct SyncLock: ~Copyable {
     /// Takes the lock, or throws ``SyncError/syncRunning(path:seconds:)`` once
     /// `busyTimeoutMilliseconds` passed.
     init(path: String, busyTimeoutMilliseconds: Int32) throws {
-        let key = ReplicaPlace.realPath(path)
+        let key = DurableFile.resolvedPath(path)
         let started = ContinuousClock.now
         let deadline = started.advanced(by: .milliseconds(Int64(busyTimeoutMilliseconds)))
         var pause = 1

@@ -39,7 +39,7 @@ import Testing
 
         let status = try await stall.syncStatus()
         #expect(status.pending == 0 && status.conflicts == 1 && status.lastSync != nil)
-        #expect(status.hub == ReplicaPlace.realPath(directory.path("shop.sqlite")))
+        #expect(status.hub == DurableFile.resolvedPath(directory.path("shop.sqlite")))
     }
 
     @Test func twoSyncsOfOneReplicaInOneProcessTakeTurns() async throws {

@@ -45,7 +45,7 @@ final class FileCommitWatch: CommitWatch {
     private init(path: String, inotify: Int32?) {
         self.path = path
         self.inotify = inotify
-        fileName = FileCommitWatch.split(FileCommitWatch.resolved(path)).name
+        fileName = FileCommitWatch.split(DurableFile.resolvedPath(path)).name
         names = [fileName, fileName + "-wal", fileName + "-journal"]
         identity = FileCommitWatch.identity(of: path)
     }
@@ -61,7 +61,8 @@ final class FileCommitWatch: CommitWatch {
         guard descriptor >= 0 else { return FileCommitWatch(path: path, inotify: nil) }
         let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO
             | IN_DELETE_SELF | IN_MOVE_SELF)
-        guard inotify_add_watch(descriptor, split(resolved(path)).directory, mask) >= 0 else {
+        // SQLite keeps the `-wal` beside the file a link points to: that is the directory to watch.
+        guard inotify_add_watch(descriptor, split(DurableFile.resolvedPath(path)).directory, mask) >= 0 else {
             close(descriptor)
             return FileCommitWatch(path: path, inotify: nil)
         }
@@ -143,14 +144,6 @@ final class FileCommitWatch: CommitWatch {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
         return (UInt64(status.st_dev), UInt64(status.st_ino))
-    }
-
-    /// `path` with symbolic links resolved: SQLite keeps the `-wal` beside the file a link
-    /// points to, so that is the directory to watch.
-    private static func resolved(_ path: String) -> String {
-        guard let real = realpath(path, nil) else { return path }
-        defer { free(real) }
-        return String(cString: real)
     }
 
     /// The directory (absolute or relative, "." when none) and the file name of `path`.
