@@ -1,0 +1,28 @@
+"""A server that is not this stockroom's hub, for the refusals a replica makes before it sends
+anything: one that answers GET /api/sync with the given JSON document (another protocol or
+schema version), or 404 when none is given (an older `stockroom serve`, or another program).
+Prints its port as its only line, then serves until killed. Usage: fake_hub.py [JSON]"""
+import http.server
+import sys
+
+DOCUMENT = sys.argv[1].encode() if len(sys.argv) > 1 else None
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        if self.path == "/api/sync" and DOCUMENT is not None:
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(DOCUMENT)))
+            self.end_headers()
+            self.wfile.write(DOCUMENT)
+        else:
+            self.send_error(404)
+
+    def log_message(self, *arguments):
+        pass
+
+
+server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+print(server.server_address[1], flush=True)
+server.serve_forever()
