@@ -243,6 +243,25 @@ import Testing
         }
     }
 
+    @Test("A server that answers 5xx exits 75 naming its words, with every change kept; `sync status` shows the server's URL without reaching it")
+    func serverErrorKeepsEverything() throws {
+        let world = try World(.servedFile)
+        let stall = world.replica("stall")
+        _ = try world.add(stall, "Hinge", quantity: 6)
+        try world.sync(stall)
+        _ = try world.add(stall, "Latch", quantity: 2)
+        let script = Processes.packageRoot.appending(path: "Tests/Tools/fake_hub.py").path
+        let failing = try BackgroundProcess("/usr/bin/python3", [script, "503"])
+        let port = try #require(failing.readLine())
+        let before = try DatabaseSnapshot.of(stall)
+        let refused = try world.run(stall, arguments: ["sync", "--hub", "http://127.0.0.1:\(port)/"] + world.tokenArguments)
+        expectFailure(refused, code: .busy, mentioning: "failed (HTTP 503): the database is not reachable")
+        #expect(try DatabaseSnapshot.of(stall) == before)
+        let status = try world.run(stall, "sync", "status", "--format", "json")
+        #expect(status.stdout.contains("\"hub\":\"\(world.hubArgument)\"") && status.stdout.contains("\"pending\":1"), "\(status)")
+        #expect(try world.sync(stall, hub: false)["pushed"] == 1)
+    }
+
     @Test("A change pushed from a replica is on the hub's GET /api/events within 1 s, carrying its origin")
     func pushedChangeIsLive() throws {
         let world = try World(.servedFile)
