@@ -181,6 +181,18 @@ CREATE TABLE sync_identity (
     CONSTRAINT sync_identity_singleton_check CHECK ((singleton = 1))
 );
 
+CREATE TABLE sync_origins (
+    replica_id text COLLATE "C" NOT NULL,
+    machine_id text COLLATE "C" NOT NULL,
+    path text COLLATE "C" NOT NULL,
+    first_seen text COLLATE "C" NOT NULL,
+    CONSTRAINT sync_origins_first_seen_check CHECK ((first_seen ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}.*Z$'::text)),
+    CONSTRAINT sync_origins_machine_id_check CHECK ((length(machine_id) > 0)),
+    CONSTRAINT sync_origins_path_check CHECK ((length(path) > 0)),
+    CONSTRAINT sync_origins_pkey PRIMARY KEY (replica_id),
+    CONSTRAINT sync_origins_replica_id_check CHECK ((replica_id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'::text))
+);
+
 CREATE TRIGGER item_events_are_never_deleted BEFORE DELETE ON item_events FOR EACH ROW EXECUTE FUNCTION item_events_refuse_change();
 
 CREATE TRIGGER item_events_are_never_truncated BEFORE TRUNCATE ON item_events FOR EACH STATEMENT EXECUTE FUNCTION item_events_refuse_change();

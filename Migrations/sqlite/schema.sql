@@ -410,6 +410,17 @@ CREATE TABLE sync_intents (
     )
 ) STRICT;
 
+CREATE TABLE sync_origins (
+    -- The replica: the origin of its intents.
+    replica_id TEXT NOT NULL PRIMARY KEY
+        CHECK (length(replica_id) = 36 AND replica_id GLOB '[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]-[0-9a-f][0-9a-f][0-9a-f][0-9a-f]-[0-9a-f][0-9a-f][0-9a-f][0-9a-f]-[0-9a-f][0-9a-f][0-9a-f][0-9a-f]-[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]'),
+    -- Where it registered, as its sync_replica row says.
+    machine_id TEXT NOT NULL CHECK (length(machine_id) > 0),
+    path TEXT NOT NULL CHECK (length(path) > 0),
+    -- Its first batch through a server (ISO-8601 UTC).
+    first_seen TEXT NOT NULL CHECK (first_seen GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T*Z')
+) STRICT;
+
 CREATE TABLE sync_replica (
     -- One row on a replica; none on any other database.
     singleton INTEGER NOT NULL PRIMARY KEY CHECK (singleton = 1),

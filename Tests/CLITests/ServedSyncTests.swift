@@ -101,16 +101,19 @@ import Testing
         let select = "SELECT json_array(\(columns.map { "CAST(\($0) AS TEXT)" }.joined(separator: ", "))) FROM sync_intents ORDER BY sequence"
         let rows = try Processes.sqlite3(stall, select).output.split(separator: "\n").map(String.init)
         let id = try replica ?? Processes.sqlite3(stall, "SELECT replica_id FROM sync_replica").output
+        let place = try Processes.sqlite3(stall, "SELECT json_object('machine', machine_id, 'path', path) FROM sync_replica").output.dropFirst().dropLast()
         let columnList = columns.map { "\"\($0)\"" }.joined(separator: ",")
-        return "{\"replica\":\"\(id)\",\"schemaVersion\":\(schemaVersion),\"columns\":[\(columnList)],\"intents\":[\(transform(rows).joined(separator: ","))]}"
+        return "{\"replica\":\"\(id)\",\(place),\"schemaVersion\":\(schemaVersion),\"columns\":[\(columnList)],\"intents\":[\(transform(rows).joined(separator: ","))]}"
     }
 
     @Test("The protocol is strict: a malformed, cut-short, oversized, unknown or other-version batch gets a 4xx problem with nothing applied; a retried batch applies once")
     func strictBatches() throws {
         let world = try World(.servedFile)
         let port = Self.port(of: world.hubArgument)
-        let stall = world.replica("stall")
+        let stall = world.replica("stall"), van = world.replica("van")
         try world.sync(stall)
+        try world.sync(van)
+        let vanID = try Processes.sqlite3(van, "SELECT replica_id FROM sync_replica").output
         let id = try world.add(stall, "Bolt", quantity: 9)
         #expect(try world.run(stall, "items", "adjust", id, "--by", "-2").status == 0)
         let info = try RawHTTP.request(port: port, "GET", "/api/sync", headers: Self.bearer)
@@ -139,6 +142,9 @@ import Testing
                       422, mentioning: "does not decode")
         expectProblem(try post(try Self.batch(of: stall, schemaVersion: version) { rows in Array(repeating: rows[0], count: 501) }), 413, mentioning: "at most 500")
         expectProblem(try post(try Self.batch(of: stall, schemaVersion: version, replica: "NOT-A-UUID")), 400, mentioning: "is not a lowercase UUID")
+        // Another replica's origin: the van registered elsewhere (another path), so a batch of
+        // the stall's intents under the van's id is refused.
+        expectProblem(try post(try Self.batch(of: stall, schemaVersion: version, replica: vanID)), 409, mentioning: "cannot push under another's origin")
         // Cut short: the connection closes before the Content-Length it announced.
         let head = "POST /api/sync/batches HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAuthorization: Bearer \(Self.token)\r\nContent-Type: application/json\r\nContent-Length: \(good.utf8.count)\r\n\r\n"
         let cut = RawHTTP.parse(try RawHTTP.exchange(port: port, Array((head + good.prefix(good.count / 2)).utf8)))

@@ -31,7 +31,8 @@ import Testing
                 let tokenFile = directory.path("token")
                 try "sync-token-0123456789abcdef\n".write(toFile: tokenFile, atomically: true, encoding: .utf8)
                 chmod(tokenFile, 0o600)
-                let process = try BackgroundProcess(Processes.stockroomPath, ["serve", "--db", hub, "--port", "0", "--token-file", tokenFile])
+                let process = try BackgroundProcess(Processes.stockroomPath, ["serve", "--db", hub, "--port", "0", "--token-file", tokenFile],
+                                                    deadlineSeconds: 1_200)
                 guard let printed = process.readLine() else { throw ServerDidNotStart(stderr: process.wait().stderr) }
                 hubArgument = String(printed.prefix { $0 != "?" })
                 tokenArguments = ["--token-file", tokenFile]

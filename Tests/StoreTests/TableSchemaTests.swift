@@ -18,6 +18,7 @@ import Testing
         (ItemsSearchRangesTable.name, ItemsSearchRangesTable.columns, ItemsSearchRangesTable.key),
         (SyncIdentityTable.name, SyncIdentityTable.columns, [SyncIdentityTable.key]),
         (SyncAppliedTable.name, SyncAppliedTable.columns, [SyncAppliedTable.key]),
+        (SyncOriginsTable.name, SyncOriginsTable.columns, [SyncOriginsTable.key]),
     ]
 
     /// The tables only a SQLite file has: a replica's (a server is only ever a hub).

@@ -94,8 +94,9 @@ package enum ReplicaSync {
         let record = try replicaStore.write { () throws -> ReplicaRecord in
             try register(replica, hubID: hubID, hubAddress: hub.rememberedAddress, path: path)
         }
+        try hub.introduce(record)
         var summary = SyncReport()
-        let pushed = try push(from: replicaStore, replica, to: hub, origin: record.replicaID,
+        let pushed = try push(from: replicaStore, replica, to: hub, as: record,
                               afterHubCommit: afterHubCommit, progress: progress)
         summary.pushed = pushed.applied
         summary.pulled = try pull(into: replicaStore, replica, from: hub, judged: pushed.items, progress: progress)
@@ -189,7 +190,7 @@ package enum ReplicaSync {
 
     // MARK: - Push and pull
 
-    private static func push(from replicaStore: InventoryStore, _ replica: Database, to hub: any SyncHub, origin: UUID,
+    private static func push(from replicaStore: InventoryStore, _ replica: Database, to hub: any SyncHub, as record: ReplicaRecord,
                              afterHubCommit: ([OutboxIntent]) throws -> Void,
                              progress: (SyncProgress) -> Void) throws -> (applied: Int, items: Set<UUID>) {
         let outbox = OutboxIntents(connection: replica)
@@ -203,13 +204,13 @@ package enum ReplicaSync {
         // hub judged.
         var items = Set<UUID>()
         while true {
-            var batch = try replicaStore.read { try outbox.batch(after: 0, limit: hub.largestBatch, origin: origin) }
+            var batch = try replicaStore.read { try outbox.batch(after: 0, limit: hub.largestBatch, origin: record.replicaID) }
             if let cut = batch.intents.firstIndex(where: { $0.sequence > lastWaiting }) {
                 batch.intents.removeSubrange(cut...)
                 batch.rows.removeSubrange(cut...)
             }
             guard let last = batch.intents.last else { return (pushed, items) }
-            let applied = try hub.apply(batch, origin: origin)
+            let applied = try hub.apply(batch, from: record)
             SyncFault.pass(.afterHubCommit)
             try afterHubCommit(batch.intents)
             try replicaStore.write { try outbox.removeThrough(last.sequence) }

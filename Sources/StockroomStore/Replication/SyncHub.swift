@@ -24,8 +24,14 @@ protocol SyncHub {
     /// The largest batch the hub takes.
     var largestBatch: Int { get }
 
-    /// Applies one batch in one hub transaction, skipping intents it applied before.
-    func apply(_ batch: OutboxBatch, origin: UUID) throws -> AppliedBatch
+    /// Tells the hub where `replica` registered, before its first push can: a served hub binds
+    /// the replica's id to that place (``HubOrigins``), so that no other replica can push under
+    /// it, even one that pushed nothing yet.
+    func introduce(_ replica: ReplicaRecord) throws
+
+    /// Applies one batch of `replica`'s in one hub transaction, skipping intents it applied
+    /// before.
+    func apply(_ batch: OutboxBatch, from replica: ReplicaRecord) throws -> AppliedBatch
 
     /// Hands `body` what the hub holds after `position`, in one reading of the hub where the
     /// hub can (a direct hub: one read transaction), the items pushed by this sync
@@ -101,7 +107,9 @@ struct DirectHub: SyncHub {
 
     func refusePush(waiting: Int) throws {}
 
-    func apply(_ batch: OutboxBatch, origin: UUID) throws -> AppliedBatch {
+    func introduce(_ replica: ReplicaRecord) throws {}
+
+    func apply(_ batch: OutboxBatch, from replica: ReplicaRecord) throws -> AppliedBatch {
         try store.write {
             switch store.connection.concrete {
             case .sqlite(let hub): try HubApplication(connection: hub).apply(batch.intents)

@@ -65,7 +65,9 @@ private final class HubServer {
         case .file(let path): path
         case .postgres(let uri): uri
         }
-        process = try BackgroundProcess(Processes.stockroomPath, ["serve", "--db", hub, "--port", "0", "--token-file", tokenFile])
+        // A run takes minutes on a loaded machine: the test kills the server, not a deadline.
+        process = try BackgroundProcess(Processes.stockroomPath, ["serve", "--db", hub, "--port", "0", "--token-file", tokenFile],
+                                        deadlineSeconds: 3_600)
         let printed = try #require(process.readLine())
         url = String(printed.prefix { $0 != "?" })
     }

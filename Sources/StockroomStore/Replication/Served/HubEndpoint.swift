@@ -45,6 +45,8 @@ package struct HubEndpoint: Sendable {
     /// oversized batch, or one from another schema version, is refused with nothing applied.
     package struct ParsedBatch: Sendable {
         let origin: UUID
+        let machine: String
+        let path: String
         let intents: [OutboxIntent]
     }
 
@@ -63,6 +65,9 @@ package struct HubEndpoint: Sendable {
         guard let origin = UUID(uuidString: batch.replica), origin.lowercasedString == batch.replica else {
             throw HubRefusal(status: 400, detail: "replica '\(batch.replica)' is not a lowercase UUID")
         }
+        guard !batch.machine.isEmpty, !batch.path.isEmpty else {
+            throw HubRefusal(status: 400, detail: "the batch does not say where its replica registered (machine and path)")
+        }
         guard batch.intents.count <= HubProtocol.largestBatch else {
             throw HubRefusal(status: 413, detail: "the batch has \(batch.intents.count) intents; this hub takes at most \(HubProtocol.largestBatch) per batch (GET /api/sync says so)")
         }
@@ -73,7 +78,8 @@ package struct HubEndpoint: Sendable {
             throw HubRefusal(status: 400, detail: "intent \(short + 1) has \(batch.intents[short].count) values for \(batch.columns.count) columns")
         }
         do {
-            return ParsedBatch(origin: origin, intents: try OutboxIntents<Database>.decode(rows: batch.intents, origin: origin))
+            return ParsedBatch(origin: origin, machine: batch.machine, path: batch.path,
+                               intents: try OutboxIntents<Database>.decode(rows: batch.intents, origin: origin))
         } catch {
             throw HubRefusal(status: 422, detail: "an intent does not decode: \(error)")
         }
@@ -86,6 +92,7 @@ package struct HubEndpoint: Sendable {
             throw HubRefusal(status: 405, detail: "this hub is read-only (serve --read-only): replicas may pull but not push")
         }
         func apply<Connection: StoreConnection>(_ hub: Connection) throws -> HubProtocol.Applied {
+            try HubOrigins(connection: hub).bind(batch.origin, machine: batch.machine, path: batch.path)
             let outcome = try HubApplication(connection: hub).apply(batch.intents)
             let items = try HubChanges(connection: hub).items(batch.intents.judgedItems)
             return HubProtocol.Applied(applied: outcome.applied, alreadyApplied: outcome.alreadyApplied,
@@ -98,8 +105,9 @@ package struct HubEndpoint: Sendable {
             }
         }
         // The answer is not sent yet: a server killed here has applied the batch, and the
-        // replica, with no answer, pushes it again (it applies once).
-        SyncFault.pass(.afterHubCommit)
+        // replica, with no answer, pushes it again (it applies once). An empty batch (a
+        // replica introducing itself) is not the moment the fault means.
+        if !batch.intents.isEmpty { SyncFault.pass(.afterHubCommit) }
         return HubProtocol.encode(answer)
     }
 
@@ -150,4 +158,33 @@ package struct HubRefusal: Error, Sendable, CustomStringConvertible {
     }
 
     package var description: String { detail }
+}
+
+/// Where each replica that pushed through a server registered (`sync_origins`, migration 0014):
+/// its id is bound to that place at its first batch, and a batch naming it from anywhere else
+/// is refused. A copy of a replica file registers anew, under its own id, before it pushes
+/// (ReplicaSync's registration), so only a replica pretending to be another meets the refusal.
+struct HubOrigins<Connection: StoreConnection> {
+    let connection: Connection
+
+    /// Binds `origin` to `machine` and `path`, or checks the binding it has.
+    func bind(_ origin: UUID, machine: String, path: String) throws {
+        let bound = try connection.withStatement(SyncOriginsTable.select) { statement -> (machine: String, path: String)? in
+            try statement.bind(origin, at: 0)
+            return try statement.step() ? (statement.text(at: 0), statement.text(at: 1)) : nil
+        }
+        if let bound {
+            guard bound.machine == machine, bound.path == path else {
+                throw HubRefusal(status: 409, detail: "replica \(origin.lowercasedString) registered from machine \(bound.machine) at \(bound.path), and this batch comes from machine \(machine) at \(path): a replica cannot push under another's origin (a copied file registers anew at its next sync)")
+            }
+            return
+        }
+        try connection.withStatement(SyncOriginsTable.insert) { statement in
+            try statement.bind(origin, at: 0)
+            try statement.bind(machine, at: 1)
+            try statement.bind(path, at: 2)
+            try statement.bind(Timestamp.now(), at: 3)
+            try statement.run()
+        }
+    }
 }

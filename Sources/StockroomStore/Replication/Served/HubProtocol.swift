@@ -29,9 +29,12 @@ enum HubProtocol {
         var replicaOf: String?
     }
 
-    /// `POST /api/sync/batches`: intents of one replica, in its order.
+    /// `POST /api/sync/batches`: intents of one replica, in its order, with where the replica
+    /// registered (the hub binds its id to that place: ``HubOrigins``).
     struct Batch: Codable {
         var replica: String
+        var machine: String
+        var path: String
         var schemaVersion: Int
         var columns: [String]
         var intents: [[String?]]

@@ -41,8 +41,16 @@ final class ServedHub: SyncHub {
         if waiting > 0, info?.readOnly == true { throw SyncError.hubReadOnly(hub: description, waiting: waiting) }
     }
 
-    func apply(_ batch: OutboxBatch, origin: UUID) throws -> AppliedBatch {
-        let document = HubProtocol.Batch(replica: origin.lowercasedString, schemaVersion: HubProtocol.schemaVersion,
+    /// An empty batch: it binds the replica's id on the hub. A read-only server takes no batch,
+    /// and no push either: nothing could be pushed under the id there.
+    func introduce(_ replica: ReplicaRecord) throws {
+        guard info?.readOnly != true else { return }
+        _ = try apply(OutboxBatch(rows: [], intents: []), from: replica)
+    }
+
+    func apply(_ batch: OutboxBatch, from replica: ReplicaRecord) throws -> AppliedBatch {
+        let document = HubProtocol.Batch(replica: replica.replicaID.lowercasedString, machine: replica.machineID, path: replica.path,
+                                         schemaVersion: HubProtocol.schemaVersion,
                                          columns: OutboxIntents<Database>.rowColumns, intents: batch.rows)
         let body = try send(HubRequest(method: "POST", path: "/api/sync/batches", body: HubProtocol.encode(document)), pushing: true)
         let answer = try HubProtocol.decoded(HubProtocol.Applied.self, from: body, hub: description)
