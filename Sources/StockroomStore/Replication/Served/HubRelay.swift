@@ -37,6 +37,10 @@ package final class RelayTransport: HubTransport {
         posix_spawn_file_actions_adddup2(&actions, toRelay[0], STDIN_FILENO)
         posix_spawn_file_actions_adddup2(&actions, fromRelay[1], STDOUT_FILENO)
         for descriptor in toRelay + fromRelay { posix_spawn_file_actions_addclose(&actions, descriptor) }
+        // This relay's pipes stay out of the other children this process starts (their ends
+        // kept open elsewhere would hold a relay's input open); the relay closes what it
+        // inherits itself (serve).
+        for descriptor in [toRelay[1], fromRelay[0]] { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
         var argv: [UnsafeMutablePointer<CChar>?] = [strdup(program), strdup(HubRelay.argument), nil]
         defer { argv.forEach { free($0) } }
         var process: pid_t = 0
@@ -83,6 +87,7 @@ package enum HubRelay {
     /// the opening lines (URL, token, CA file), until stdin ends.
     package static func serve(_ makeTransport: (_ url: String, _ token: String, _ caFile: String?) throws -> any HubTransport) {
         signal(SIGPIPE, SIG_IGN)
+        closeInheritedDescriptors()
         var input = LineReader(descriptor: STDIN_FILENO)
         guard let url = input.line(), let token = input.line(), let caFile = input.line() else { return }
         let transport = Result { try makeTransport(url, token, caFile.isEmpty ? nil : caFile) }
@@ -101,6 +106,16 @@ package enum HubRelay {
                 answer = "FAIL RETRY \(String(describing: error).split(whereSeparator: \.isNewline).joined(separator: " "))\n"
             }
             guard write(Array(answer.utf8) + bytes, to: STDOUT_FILENO) else { return }
+        }
+    }
+
+    /// Closes every descriptor but stdin, stdout and stderr: a program that starts relays while
+    /// it runs other children (a test runner, an app) may have pipes open that another child
+    /// reads to their end; kept open here, that child's reader would wait for this relay.
+    private static func closeInheritedDescriptors() {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return }
+        for entry in entries {
+            if let descriptor = Int32(entry), descriptor > STDERR_FILENO { close(descriptor) }
         }
     }
 
