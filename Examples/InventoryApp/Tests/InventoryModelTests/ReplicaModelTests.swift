@@ -178,6 +178,25 @@ import Testing
         }
     }
 
+    /// A hub that cannot be reached (a drive not plugged in) fails the sync in words, and
+    /// every change waits for the next one.
+    @Test func aHubThatCannotBeReachedKeepsTheChangesAndSaysSo() async throws {
+        let peg = Item(name: "Peg", status: .inStock(quantity: 10))
+        try await shop.write { store in try store.items.insert(peg) }
+        let ann = try await stall("ann")
+        defer { finish([ann]) }
+        _ = try await sync(ann)
+        _ = try await ann.pool.write { store in try store.items.adjust(id: peg.id, by: -2) }
+        let shopPath = folder.appending(path: "shop.sqlite").path, away = shopPath + ".unplugged"
+        try FileManager.default.moveItem(atPath: shopPath, toPath: away)
+        await ann.model.syncButtonTapped()
+        #expect(ann.model.failure?.contains("cannot be reached") == true, "\(ann.model.failure ?? "no failure")")
+        #expect(ann.model.syncState?.pending == 1 && !ann.model.isSyncing)
+        try FileManager.default.moveItem(atPath: away, toPath: shopPath)
+        #expect(try await sync(ann).pushed == 1)
+        #expect(try await shop.read { store in try store.items.item(id: peg.id) }.status == .inStock(quantity: 8))
+    }
+
     @Test func theSyncLineReadsAsTheStateIs() {
         defer { finish([]) }
         let replica = UUID()
