@@ -2,8 +2,9 @@
 // The seeds' inventory screen as a library user builds it: an @Observable model over
 // StockroomStore, driven by the store's observation and drafts, with its presentation as pure
 // functions, and tests that drive it without any UI; on a replica it shows the changes
-// waiting, the last sync and the open conflicts, syncs, and resolves a conflict. It depends on Stockroom by path, as an
-// app in the same repository would; an app elsewhere names the repository's URL instead.
+// waiting, the last sync and the open conflicts, syncs, and resolves a conflict. It depends
+// on Stockroom by path, as an app in the same repository would; an app elsewhere names the
+// repository's URL instead.
 import PackageDescription
 
 let package = Package(
