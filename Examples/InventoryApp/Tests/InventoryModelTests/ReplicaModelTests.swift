@@ -9,17 +9,10 @@ import Testing
 /// finds shown after it, resolved on one stall, and gone from both after their next sync.
 @MainActor @Suite(.timeLimit(.minutes(2))) struct ReplicaModelTests {
     let folder: URL
-    /// The shop's database, opened directly to set up the items and to see what the hub holds.
-    let shop: StorePool
-    /// Where the stalls sync: the shop's file.
-    let hub: ReplicaHub
 
-    init() async throws {
+    init() throws {
         folder = FileManager.default.temporaryDirectory.appending(path: "replica-model-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let shopLocation = DatabaseLocation.file(folder.appending(path: "shop.sqlite").path)
-        shop = try await StorePool.open(shopLocation)
-        hub = .direct(shopLocation)
     }
 
     /// A stall: its replica file, opened as a pool, and its model, observing.
@@ -29,23 +22,23 @@ import Testing
         let observing: Task<Void, Never>
     }
 
-    /// A new stall at `name`.sqlite syncing with ``hub``, its model observing and loaded.
-    func stall(_ name: String) async throws -> Stall {
+    /// A new stall at `name`.sqlite syncing with `shop`, its model observing and loaded.
+    func stall(_ name: String, of shop: Shop) async throws -> Stall {
         let location = DatabaseLocation.file(folder.appending(path: "\(name).sqlite").path)
         let pool = try await StorePool.open(location)
-        let model = InventoryModel(pool: pool, location: location, hub: hub)
+        let model = InventoryModel(pool: pool, location: location, hub: shop.hub)
         let observing = Task { await model.observe() }
         await ModelChanges.waitUntil(model) { model.isLoaded }
         return Stall(pool: pool, model: model, observing: observing)
     }
 
     /// Stops the stalls' observations and closes every pool.
-    func finish(_ stalls: [Stall]) {
+    func finish(_ stalls: [Stall], _ shop: Shop?) {
         for stall in stalls {
             stall.observing.cancel()
             stall.pool.close()
         }
-        shop.close()
+        shop?.close()
         try? FileManager.default.removeItem(at: folder)
     }
 
@@ -56,10 +49,10 @@ import Testing
         return try #require(stall.model.lastSync)
     }
 
-    /// Both stalls attached to the hub, each holding `item`.
-    func twoStalls(holding item: Item) async throws -> (Stall, Stall) {
-        try await shop.write { store in try store.items.insert(item) }
-        let ann = try await stall("ann"), bob = try await stall("bob")
+    /// Both stalls attached to `shop`, each holding `item`.
+    func twoStalls(of shop: Shop, holding item: Item) async throws -> (Stall, Stall) {
+        try await shop.pool.write { store in try store.items.insert(item) }
+        let ann = try await stall("ann", of: shop), bob = try await stall("bob", of: shop)
         for stall in [ann, bob] {
             #expect(stall.model.syncState == nil, "not a replica before its first sync")
             #expect(InventoryPresentation.syncLine(for: stall.model.syncState, isSyncing: stall.model.isSyncing) == nil)
@@ -70,10 +63,11 @@ import Testing
         return (ann, bob)
     }
 
-    @Test func bothStallsSellTheLastUnitAndTheOversoldConflictIsResolvedByKeepingTheHubsValue() async throws {
+    @Test(arguments: HubKind.allCases) func bothStallsSellTheLastUnitAndTheOversoldConflictIsResolvedByKeepingTheHubsValue(_ kind: HubKind) async throws {
+        let shop = try await Shop(kind, in: folder)
         let cable = Item(name: "Cable", color: .yellow, status: .inStock(quantity: 1))
-        let (ann, bob) = try await twoStalls(holding: cable)
-        defer { finish([ann, bob]) }
+        let (ann, bob) = try await twoStalls(of: shop, holding: cable)
+        defer { finish([ann, bob], shop) }
 
         for stall in [ann, bob] {
             _ = try await stall.pool.write { store in try store.items.adjust(id: cable.id, by: -1) }
@@ -110,7 +104,7 @@ import Testing
         #expect(bob.model.conflicts.isEmpty)
         #expect(bob.model.syncState?.pending == 1, "the resolution waits to be pushed")
         #expect(try await sync(bob).pushed == 1)
-        #expect(try await shop.read { store in try store.drafts.count() } == 0, "closed on the hub")
+        #expect(try await shop.pool.read { store in try store.drafts.count() } == 0, "closed on the hub")
         _ = try await sync(ann)
         for stall in [ann, bob] {
             #expect(stall.model.conflicts.isEmpty)
@@ -119,10 +113,11 @@ import Testing
         }
     }
 
-    @Test func bothStallsRenameTheSameItemAndOneEditsTheConflictThenSaves() async throws {
+    @Test(arguments: HubKind.allCases) func bothStallsRenameTheSameItemAndOneEditsTheConflictThenSaves(_ kind: HubKind) async throws {
+        let shop = try await Shop(kind, in: folder)
         let keyboard = Item(name: "Keyboard", color: .blue, status: .inStock(quantity: 5))
-        let (ann, bob) = try await twoStalls(holding: keyboard)
-        defer { finish([ann, bob]) }
+        let (ann, bob) = try await twoStalls(of: shop, holding: keyboard)
+        defer { finish([ann, bob], shop) }
         _ = try await ann.pool.write { store in try store.items.update(id: keyboard.id, with: ItemEdit(name: "Keyboard, UK")) }
         _ = try await bob.pool.write { store in try store.items.update(id: keyboard.id, with: ItemEdit(name: "Keyboard, US")) }
         _ = try await sync(ann)
@@ -143,7 +138,7 @@ import Testing
 
         _ = try await sync(bob)
         _ = try await sync(ann)
-        #expect(try await shop.read { store in try store.items.item(id: keyboard.id) }.name == "Keyboard, UK and US")
+        #expect(try await shop.pool.read { store in try store.items.item(id: keyboard.id) }.name == "Keyboard, UK and US")
         for stall in [ann, bob] {
             #expect(stall.model.conflicts.isEmpty && stall.model.syncState?.conflicts == 0)
             await ModelChanges.waitUntil(stall.model) { stall.model.inventory.map(\.name) == ["Keyboard, UK and US"] }
@@ -152,10 +147,11 @@ import Testing
 
     /// Ann resolves the conflict Bob's change caused, once her sync brought it, by taking
     /// Bob's value: the replica's is the one that wanted it, whoever resolves.
-    @Test func theOtherStallTakesTheReplicasValue() async throws {
+    @Test(arguments: HubKind.allCases) func theOtherStallTakesTheReplicasValue(_ kind: HubKind) async throws {
+        let shop = try await Shop(kind, in: folder)
         let keyboard = Item(name: "Keyboard", color: .blue, status: .inStock(quantity: 5))
-        let (ann, bob) = try await twoStalls(holding: keyboard)
-        defer { finish([ann, bob]) }
+        let (ann, bob) = try await twoStalls(of: shop, holding: keyboard)
+        defer { finish([ann, bob], shop) }
         _ = try await ann.pool.write { store in try store.items.update(id: keyboard.id, with: ItemEdit(color: .set(.green))) }
         _ = try await bob.pool.write { store in try store.items.update(id: keyboard.id, with: ItemEdit(color: .set(.red))) }
         _ = try await sync(ann)
@@ -170,7 +166,7 @@ import Testing
         #expect(ann.model.failure == nil && ann.model.conflicts.isEmpty)
         _ = try await sync(ann)
         _ = try await sync(bob)
-        let held = try await shop.read { store in try store.items.item(id: keyboard.id) }
+        let held = try await shop.pool.read { store in try store.items.item(id: keyboard.id) }
         #expect(held.color == .red && held.name == "Keyboard")
         for stall in [ann, bob] {
             #expect(stall.model.conflicts.isEmpty && stall.model.syncState?.conflicts == 0)
@@ -181,24 +177,25 @@ import Testing
     /// A hub that cannot be reached (a drive not plugged in) fails the sync in words, and
     /// every change waits for the next one.
     @Test func aHubThatCannotBeReachedKeepsTheChangesAndSaysSo() async throws {
+        let shop = try await Shop(.file, in: folder)
         let peg = Item(name: "Peg", status: .inStock(quantity: 10))
-        try await shop.write { store in try store.items.insert(peg) }
-        let ann = try await stall("ann")
-        defer { finish([ann]) }
+        try await shop.pool.write { store in try store.items.insert(peg) }
+        let ann = try await stall("ann", of: shop)
+        defer { finish([ann], shop) }
         _ = try await sync(ann)
         _ = try await ann.pool.write { store in try store.items.adjust(id: peg.id, by: -2) }
-        let shopPath = folder.appending(path: "shop.sqlite").path, away = shopPath + ".unplugged"
-        try FileManager.default.moveItem(atPath: shopPath, toPath: away)
+        let away = shop.path + ".unplugged"
+        try FileManager.default.moveItem(atPath: shop.path, toPath: away)
         await ann.model.syncButtonTapped()
         #expect(ann.model.failure?.contains("cannot be reached") == true, "\(ann.model.failure ?? "no failure")")
         #expect(ann.model.syncState?.pending == 1 && !ann.model.isSyncing)
-        try FileManager.default.moveItem(atPath: away, toPath: shopPath)
+        try FileManager.default.moveItem(atPath: away, toPath: shop.path)
         #expect(try await sync(ann).pushed == 1)
-        #expect(try await shop.read { store in try store.items.item(id: peg.id) }.status == .inStock(quantity: 8))
+        #expect(try await shop.pool.read { store in try store.items.item(id: peg.id) }.status == .inStock(quantity: 8))
     }
 
     @Test func theSyncLineReadsAsTheStateIs() {
-        defer { finish([]) }
+        defer { finish([], nil) }
         let replica = UUID()
         let state = SyncState(hub: "/srv/shop.sqlite", replica: replica, pending: 3, lastSync: nil, conflicts: 2)
         #expect(InventoryPresentation.syncLine(for: state, isSyncing: false) == "3 changes waiting, 2 open conflicts; never synced")
