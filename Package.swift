@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "StockroomStore", targets: ["StockroomStore"]),
         .library(name: "DraftFlow", targets: ["DraftFlow"]),
         .library(name: "PostgresCore", targets: ["PostgresCore"]),
+        .library(name: "StockroomHTTP", targets: ["StockroomHTTP"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -27,6 +28,14 @@ let package = Package(
         // Documentation only: `swift package generate-documentation` (the DocC catalogs in
         // Sources/<Module>/<Module>.docc). A command plugin: nothing of it is linked into a product.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // The HTTP client of a replica syncing through `stockroom serve` (StockroomHTTP), with
+        // TLS for `https://` and a private CA (--ca-file): the server's own SwiftNIO, so it adds
+        // no second networking stack. Linked into `stockroom-serve` and library users only;
+        // `stockroom sync` reaches it through `stockroom-serve --sync-relay`, so that no other
+        // command loads it at start-up (BENCHMARKS.md, "Issue 36: start-up").
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
     ],
     targets: [
         // The system's libsqlite3 (Debian: libsqlite3-dev). No vendored SQLite, no wrapper package.
@@ -88,13 +97,27 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // A replica's way to a `stockroom serve` hub: StockroomStore's HubTransport over
+        // HTTP and HTTPS. Bytes only: the protocol's documents and the rules are the store's.
+        .target(
+            name: "StockroomHTTP",
+            dependencies: [
+                "StockroomStore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         // `stockroom serve`'s program: its options over StockroomServer; its exit codes and
-        // `--db` are StockroomStore's, as `stockroom`'s are.
+        // `--db` are StockroomStore's, as `stockroom`'s are. Also `stockroom sync`'s HTTP
+        // client (`--sync-relay`), so that `stockroom` itself links none.
         .executableTarget(
             name: "stockroom-serve",
             dependencies: [
                 "StockroomServer",
                 "StockroomStore",
+                "StockroomHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

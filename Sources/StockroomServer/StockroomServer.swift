@@ -39,6 +39,7 @@ public struct StockroomServer: Sendable {
         items.register(on: router)
         drafts.register(on: router)
         transfer.register(on: router)
+        SyncAPI(pool: pool, configuration: configuration).register(on: router)
         EventsAPI(pool: pool, stopping: stopping, commits: commits).register(on: router)
         OpenAPIDocument.register(on: router)
         Assets.register(on: router)

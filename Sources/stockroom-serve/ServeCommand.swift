@@ -16,7 +16,10 @@ struct ServeCommand: ParsableCommand {
             Listens on 127.0.0.1 (port 8080 unless --port says; 0 picks a free one) and prints \
             the URL to open as the only line on stdout; one access-log line per request goes \
             to stderr. Bound to anything but loopback, a token is required: it is generated \
-            (or read from --token-file) and printed in the URL. SIGTERM or Ctrl-C stops it \
+            (or read from --token-file or STOCKROOM_TOKEN) and printed in the URL. It is also a \
+            hub for replicas (`stockroom sync --hub URL`, docs/replicas.md), which always \
+            needs a token, on loopback too; --read-only lets replicas pull but not push. \
+            SIGTERM or Ctrl-C stops it \
             (exit \(Failure.Code.success.rawValue)). The API is described at /api/openapi.json. \
             Exit codes: \(Failure.Code.usage.rawValue) bad options; \(Failure.Code.unavailable.rawValue) the address cannot be listened on.
             """,
@@ -50,7 +53,7 @@ struct ServeCommand: ParsableCommand {
         "Also accept requests whose Host is this name (or name:port), e.g. a name that points at this machine.", valueName: "name"))
     var allowedHosts: [String] = []
 
-    @Option(help: ArgumentHelp("Read the token from this file (required off loopback; else one is generated).", valueName: "file"), completion: .file())
+    @Option(help: ArgumentHelp("Read the token from this file, else from STOCKROOM_TOKEN (off loopback one is generated when neither is given; sync always needs one).", valueName: "file"), completion: .file())
     var tokenFile: String?
 
     @Flag(help: "Open the database read-only and refuse every change (405).")
@@ -96,21 +99,10 @@ struct ServeCommand: ParsableCommand {
     /// anyway (a request waiting on a busy database could otherwise hold it for --busy-timeout).
     static let shutdownSeconds = 10
 
-    /// The token: none on loopback, else the file's (trimmed) or a new one.
+    /// The token: the file's or STOCKROOM_TOKEN's (trimmed); else none on loopback (where
+    /// sync is then refused: it always needs one), and a new one elsewhere.
     private func token() throws -> String? {
-        if let tokenFile {
-            let text: String
-            do {
-                text = try String(contentsOfFile: tokenFile, encoding: .utf8)
-            } catch {
-                throw Failure.Message(code: .notFound, description: "cannot read the token file \(tokenFile)")
-            }
-            let token = text.trimmingWhitespaceAndNewlines()
-            guard token.count >= 16, token.allSatisfy({ $0.isASCII && !$0.isWhitespace && $0 != ";" && $0 != "," }) else {
-                throw Failure.Message(code: .usage, description: "the token in \(tokenFile) must be at least 16 printable ASCII characters without spaces, ';' or ','")
-            }
-            return token
-        }
+        if let token = try TokenSource.token(file: tokenFile) { return token }
         return ServerConfiguration.isLoopback(host) ? nil : ServerConfiguration.generatedToken()
     }
 }

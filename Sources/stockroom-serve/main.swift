@@ -3,9 +3,16 @@
 // failure into one line on stderr and a documented exit code, as `stockroom` does.
 import ArgumentParser
 import Glibc
+import StockroomHTTP
 import StockroomStore
 
 StartUp.ignoreFatalSignals()
+// `stockroom sync --hub http(s)://…` runs this program as its HTTP client (RelayTransport):
+// `stockroom` itself links none, so that no other command pays for one at start-up.
+if CommandLine.arguments.dropFirst().first == HubRelay.argument {
+    HubRelay.serve { url, token, caFile in try HTTPHubTransport(url: url, token: token, caFile: caFile) }
+    exit(0)
+}
 do {
     var command = try ServeCommand.parseAsRoot(try StartUp.arguments())
     try command.run()

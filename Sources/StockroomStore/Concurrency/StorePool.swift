@@ -354,7 +354,29 @@ public final class StorePool: Sendable {
         let path = try replicaPath()
         let milliseconds = busyTimeout.clampedMilliseconds
         return try await run({ _ in
-            try ReplicaSync.run(path: path, hub: hub, busyTimeoutMilliseconds: milliseconds)
+            try ReplicaSync.run(path: path, hub: hub.map(HubAddress.database), busyTimeoutMilliseconds: milliseconds)
+        }, in: hasWriter ? writes : reads)
+    }
+
+    /// Syncs this replica with a `stockroom serve` hub reached through `transport`, as
+    /// ``sync(hub:busyTimeout:)`` does with a database: the same rules, applied by the
+    /// server; the first sync attaches the file to the server's database.
+    ///
+    /// ```swift
+    /// import StockroomHTTP
+    ///
+    /// let shop = try HTTPHubTransport(url: "https://shop.example:8443/", token: token)
+    /// let report = try await stall.sync(through: shop)
+    /// ```
+    ///
+    /// - Throws: ``SyncError`` for a refusal, a refused token, a read-only server with changes
+    ///   waiting, a server that cannot be reached or fails (every change not yet pushed is
+    ///   kept for the next sync).
+    public func sync(through transport: any HubTransport, busyTimeout: Duration = .seconds(5)) async throws -> SyncReport {
+        let path = try replicaPath()
+        let milliseconds = busyTimeout.clampedMilliseconds
+        return try await run({ _ in
+            try ReplicaSync.run(path: path, hub: .server(transport), busyTimeoutMilliseconds: milliseconds)
         }, in: hasWriter ? writes : reads)
     }
 

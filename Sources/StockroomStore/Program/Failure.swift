@@ -27,6 +27,7 @@ package enum Failure {
         case cannotCreate = 73 // EX_CANTCREAT
         case ioError = 74      // EX_IOERR
         case busy = 75         // EX_TEMPFAIL
+        case noPermission = 77 // EX_NOPERM: `sync`: a server hub refused the token or the push
         case interrupted = 130 // 128 + SIGINT: `draft wizard` stopped by Ctrl-C
         case terminated = 143  // 128 + SIGTERM: `draft wizard` stopped by SIGTERM
     }

@@ -31,12 +31,11 @@ struct ConflictDrafts<Connection: StoreConnection> {
     /// Makes this replica's open conflicts the hub's: those resolved elsewhere go, new ones
     /// come, and those this replica resolved and has not pushed yet (`unpushed`) stay resolved
     /// here. A conflict open on both keeps this replica's draft, which a person may be editing.
-    func mirror<Hub: StoreConnection>(from hub: ConflictDrafts<Hub>, keeping unpushed: [OutboxIntent]) throws {
+    func mirror(from hubDrafts: [IdentifiedDraft], keeping unpushed: [OutboxIntent]) throws {
         let resolvedHere = Set(unpushed.compactMap { waiting -> UUID? in
             if case .resolve(let conflictID, _) = waiting.intent.change { return conflictID }
             return nil
         })
-        let hubDrafts = try hub.records.openConflicts()
         let onHub = Set(hubDrafts.map(\.id))
         var here = Set<UUID>()
         for draft in try records.openConflicts() {

@@ -14,7 +14,7 @@ struct HubChanges<Connection: StoreConnection> {
     let connection: Connection
 
     /// Rows read per statement when a whole inventory is pulled.
-    static var pageSize: Int { 1_000 }
+    static var pageSize: Int { HubProtocol.pageSize }
 
     private static var rowSQL: String {
         "SELECT \(ItemsTable.selectColumns), created_at, updated_at FROM \(ItemsTable.name)"
@@ -67,19 +67,24 @@ struct HubChanges<Connection: StoreConnection> {
     func everyItem(_ body: ([PulledItem]) throws -> Void) throws {
         var after = ""
         while true {
-            let page = try connection.withStatement(Self.rowSQL + " WHERE id > ? ORDER BY id LIMIT ?") { statement in
-                try statement.bind(after, at: 0)
-                try statement.bind(Self.pageSize, at: 1)
-                var page: [PulledItem] = []
-                while try statement.step() {
-                    let row = try Self.decode(statement)
-                    page.append(PulledItem(id: row.item.id, row: row))
-                }
-                return page
-            }
+            let page = try page(after: after)
             guard let last = page.last else { return }
             try body(page)
             after = last.id.lowercasedString
+        }
+    }
+
+    /// The `pageSize` items after the id `after` ("" for the first), in id order.
+    func page(after: String) throws -> [PulledItem] {
+        try connection.withStatement(Self.rowSQL + " WHERE id > ? ORDER BY id LIMIT ?") { statement in
+            try statement.bind(after, at: 0)
+            try statement.bind(Self.pageSize, at: 1)
+            var page: [PulledItem] = []
+            while try statement.step() {
+                let row = try Self.decode(statement)
+                page.append(PulledItem(id: row.item.id, row: row))
+            }
+            return page
         }
     }
 
@@ -181,5 +186,17 @@ struct ReplicaWrites<Connection: StoreConnection> {
     /// inventory was pulled, what the hub does not hold.
     func deleteItemsNotPulled() throws {
         try connection.execute("DELETE FROM \(ItemsTable.name) WHERE id NOT IN (SELECT id FROM temp.sync_pulled_ids)")
+    }
+}
+
+extension HubChanges {
+    /// What an incremental pull reads: the items changed after `position` through `last`,
+    /// then those of `judged` (the items a sync just pushed intents about) not among them, as
+    /// the hub holds them now; a pushed item the hub wrote nothing to since the replica's
+    /// position is still the hub's, and the replica's own write of it is undone.
+    func pull(after position: Int, through last: Int, judged: Set<UUID>) throws -> (changed: [PulledItem], judged: [PulledItem]) {
+        let changed = try changedItems(after: position, through: last)
+        let rest = judged.subtracting(changed.map(\.id))
+        return (changed, try items(rest))
     }
 }

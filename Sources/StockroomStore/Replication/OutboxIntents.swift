@@ -14,6 +14,13 @@ package struct OutboxIntent: Hashable, Sendable {
     package let lastPulledPosition: Int?
 }
 
+/// Intents read from the outbox for one push: their rows as read (which a served hub decodes
+/// with the same code, ``OutboxIntents/decode(rows:origin:)``) and the intents.
+struct OutboxBatch {
+    var rows: [[String?]]
+    var intents: [OutboxIntent]
+}
+
 /// The outbox of one replica: read in order, emptied of what the hub applied, and written by
 /// the resolutions (the triggers of migration 0013 write every other intent).
 struct OutboxIntents<Connection: StoreConnection> {
@@ -43,6 +50,34 @@ struct OutboxIntents<Connection: StoreConnection> {
             }
             return intents
         }
+    }
+
+    /// Up to `limit` intents after `sequence`, in order, with the rows they were read from:
+    /// what a push sends (the rows, to a served hub) and remembers (the intents).
+    func batch(after sequence: Int, limit: Int, origin: UUID) throws -> OutboxBatch {
+        try connection.withStatement(Self.selectSQL) { statement in
+            try statement.bind(sequence, at: 0)
+            try statement.bind(limit, at: 1)
+            var batch = OutboxBatch(rows: [], intents: [])
+            while try statement.step() {
+                let row = WireRow(values: (0..<statement.columnCount).map { statement.optionalText(at: $0) })
+                batch.rows.append(row.values)
+                batch.intents.append(try Self.decode(row, origin: origin))
+            }
+            return batch
+        }
+    }
+
+    /// Decodes a batch's rows as a served hub receives them, every intent under `origin`: the
+    /// replica the batch came from, so that no row can name another.
+    static func decode(rows: [[String?]], origin: UUID) throws -> [OutboxIntent] {
+        try rows.map { try decode(WireRow(values: $0), origin: origin) }
+    }
+
+    /// The columns of a row of ``batch(after:limit:origin:)``, by name, for the protocol.
+    static var rowColumns: [String] {
+        let table = SyncIntentsTable.self
+        return [table.key] + table.factColumns.filter { $0 != "item_id" } + ["item_id"] + table.copyColumns + ["item_id"] + table.afterColumns
     }
 
     /// Every intent still waiting, in order.

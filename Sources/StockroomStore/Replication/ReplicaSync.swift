@@ -57,22 +57,32 @@ package enum ReplicaSync {
     /// answer lost at the worst moment (the hub applied the batch, the replica will push it
     /// again), in process, as `STOCKROOM_SYNC_KILL_AT=after-hub-commit` is for a whole process.
     /// It comes after `progress` so that a trailing closure is still the progress.
-    package static func run(path: String, hub given: DatabaseLocation?, busyTimeoutMilliseconds: Int32,
+    package static func run(path: String, hub given: HubAddress?, busyTimeoutMilliseconds: Int32,
                             progress: (SyncProgress) -> Void = { _ in },
                             afterHubCommit: ([OutboxIntent]) throws -> Void = { _ in }) throws -> SyncReport {
         let remembered = try rememberedRecord(path: path)
-        guard let hubLocation = given ?? remembered.map({ DatabaseLocation($0.hubURI) }) else {
+        guard let address = given ?? remembered.map({ HubAddress(remembered: $0.hubURI) }) else {
             throw SyncError.notAReplica(path: path, attaching: true)
         }
-        let hubStore = try openHub(hubLocation, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-        let hubID = try databaseID(of: hubStore.connection)
-        try refuseHubThatIsAReplica(hubStore, hubLocation)
+        let hub: any SyncHub
+        switch address {
+        case .database(let location):
+            hub = try DirectHub(location, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        case .server(let transport):
+            hub = ServedHub(transport)
+        case .serverWithoutTransport(let url):
+            throw SyncError.transportNeeded(hub: url)
+        }
+        let hubID = try hub.identify()
         if let remembered, remembered.hubID != hubID {
             throw SyncError.otherHub(path: path, attachedTo: remembered.hubURI, attachedID: remembered.hubID,
-                                     given: hubLocation.description, givenID: hubID)
+                                     given: hub.description, givenID: hubID)
         }
         if let ownID = try ownDatabaseID(path: path), ownID == hubID {
             throw SyncError.replicaIsTheHub(path: path, id: hubID)
+        }
+        if let remembered {
+            try hub.refusePush(waiting: try pendingCount(path: path, origin: remembered.replicaID))
         }
 
         // Every refusal is behind us: from here the replica is written.
@@ -82,21 +92,13 @@ package enum ReplicaSync {
         defer { withExtendedLifetime(lock) {} }
 
         let record = try replicaStore.write { () throws -> ReplicaRecord in
-            try register(replica, hubID: hubID, hubLocation: hubLocation, path: path)
+            try register(replica, hubID: hubID, hubAddress: hub.rememberedAddress, path: path)
         }
         var summary = SyncReport()
-        switch hubStore.connection.concrete {
-        case .sqlite(let hub):
-            let pushed = try push(from: replicaStore, replica, to: hubStore, hub, origin: record.replicaID,
-                                  afterHubCommit: afterHubCommit, progress: progress)
-            summary.pushed = pushed.applied
-            summary.pulled = try pull(into: replicaStore, replica, from: hubStore, hub, judged: pushed.items, progress: progress)
-        case .postgres(let hub):
-            let pushed = try push(from: replicaStore, replica, to: hubStore, hub, origin: record.replicaID,
-                                  afterHubCommit: afterHubCommit, progress: progress)
-            summary.pushed = pushed.applied
-            summary.pulled = try pull(into: replicaStore, replica, from: hubStore, hub, judged: pushed.items, progress: progress)
-        }
+        let pushed = try push(from: replicaStore, replica, to: hub, origin: record.replicaID,
+                              afterHubCommit: afterHubCommit, progress: progress)
+        summary.pushed = pushed.applied
+        summary.pulled = try pull(into: replicaStore, replica, from: hub, judged: pushed.items, progress: progress)
         summary.pending = try ReplicationTables(connection: replica).pendingCount()
         summary.conflicts = try ConflictDrafts(connection: replica).count()
         return summary
@@ -126,6 +128,12 @@ package enum ReplicaSync {
         return try database.readTransaction { try OutboxIntents(connection: database).all(origin: record.replicaID) }
     }
 
+    /// The hub the replica at `path` remembers (a path, a URI, a server's URL), nil when it
+    /// is not a replica; read only.
+    package static func rememberedHub(path: String) throws -> String? {
+        try rememberedRecord(path: path)?.hubURI
+    }
+
     // MARK: - Before anything is written
 
     /// The replica row of the file at `path`, read without changing it; nil for a missing file,
@@ -146,37 +154,10 @@ package enum ReplicaSync {
         return try database.readTransaction { try ReplicationTables(connection: database).databaseID() }
     }
 
-    /// Opens the hub after the refusals that need no write: a missing file, a file on a
-    /// network filesystem, a schema older or newer than this replica's.
-    private static func openHub(_ location: DatabaseLocation, busyTimeoutMilliseconds: Int32) throws -> InventoryStore {
-        if case .file(let hubPath) = location {
-            guard FileManager.default.fileExists(atPath: hubPath) else {
-                throw SyncError.hubMissing(path: hubPath)
-            }
-            if let type = MountTable.filesystemType(of: hubPath), MountTable.isNetworkFilesystem(type) {
-                throw SyncError.hubOnNetworkFilesystem(path: hubPath, filesystem: type)
-            }
-        }
-        let migrations = StoreMigrations(location: location, busyTimeout: .milliseconds(Int64(busyTimeoutMilliseconds)))
-        let entries = try migrations.status()
-        let known = entries.filter { $0.state != .unknown }.map(\.version).max() ?? 0
-        let hubVersion = entries.filter { $0.state == .applied || $0.state == .unknown }.map(\.version).max() ?? 0
-        // A new hub (nothing applied yet) is created by opening it; any other must be at this
-        // replica's version, which opening the replica brings it to (this binary's).
-        if hubVersion != 0, hubVersion != known {
-            throw SyncError.schemaVersions(hub: location.description, hubVersion: hubVersion, replicaVersion: known)
-        }
-        return try InventoryStore(location: location, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-    }
-
-    private static func databaseID<Connection: StoreConnection>(of connection: Connection) throws -> UUID {
-        try ReplicationTables(connection: connection).databaseID()
-    }
-
-    private static func refuseHubThatIsAReplica(_ hub: InventoryStore, _ location: DatabaseLocation) throws {
-        guard let database = hub.database, try database.tableExists(SyncReplicaTable.name),
-              let record = try ReplicationTables(connection: database).replica() else { return }
-        throw SyncError.hubIsAReplica(hub: location.description, of: record.hubURI)
+    /// How many intents wait in the outbox of the replica at `path`, read without changing it.
+    private static func pendingCount(path: String, origin: UUID) throws -> Int {
+        guard let (database, _) = try DatabaseFile.openForReading(path: path, busyTimeoutMilliseconds: 5_000) else { return 0 }
+        return try database.readTransaction { try ReplicationTables(connection: database).pendingCount() }
     }
 
     // MARK: - Registration
@@ -184,10 +165,9 @@ package enum ReplicaSync {
     /// Attaches the file to the hub, or brings its registration up to date: a new URI for the
     /// same hub is remembered; a file copied to another machine or path becomes a new replica,
     /// keeping its unpushed intents under its new id.
-    private static func register(_ replica: Database, hubID: UUID, hubLocation: DatabaseLocation, path: String) throws -> ReplicaRecord {
+    private static func register(_ replica: Database, hubID: UUID, hubAddress uri: String, path: String) throws -> ReplicaRecord {
         let tables = ReplicationTables(connection: replica)
         let machine = ReplicaPlace.machineID(), place = DurableFile.resolvedPath(path)
-        let uri = rememberedURI(hubLocation)
         guard var record = try tables.replica() else {
             let record = ReplicaRecord(replicaID: UUID.version7(), hubID: hubID, hubURI: uri, machineID: machine,
                                        path: place, pulledPosition: 0, lastSync: nil)
@@ -207,20 +187,11 @@ package enum ReplicaSync {
         return record
     }
 
-    /// The hub as the replica remembers it: a file's absolute path, a URI without password.
-    private static func rememberedURI(_ location: DatabaseLocation) -> String {
-        switch location {
-        case .file(let hubPath): DurableFile.resolvedPath(hubPath)
-        case .postgres(let uri): ConnectionString.withoutPassword(uri)
-        }
-    }
-
     // MARK: - Push and pull
 
-    private static func push<Hub: StoreConnection>(from replicaStore: InventoryStore, _ replica: Database,
-                                                   to hubStore: InventoryStore, _ hub: Hub, origin: UUID,
-                                                   afterHubCommit: ([OutboxIntent]) throws -> Void,
-                                                   progress: (SyncProgress) -> Void) throws -> (applied: Int, items: Set<UUID>) {
+    private static func push(from replicaStore: InventoryStore, _ replica: Database, to hub: any SyncHub, origin: UUID,
+                             afterHubCommit: ([OutboxIntent]) throws -> Void,
+                             progress: (SyncProgress) -> Void) throws -> (applied: Int, items: Set<UUID>) {
         let outbox = OutboxIntents(connection: replica)
         // What waits now is pushed; what is made meanwhile (another process writing) waits for
         // the next sync, so that a busy replica cannot keep one sync pushing for ever.
@@ -228,47 +199,44 @@ package enum ReplicaSync {
             (try ReplicationTables(connection: replica).pendingCount(), try outbox.lastSequence())
         }
         var pushed = 0, done = 0
-        // The items the pushed intents are about (and the id a resolution may bring an item back
-        // under): the pull makes them the hub's, whatever the hub judged.
+        // The items the pushed intents are about: the pull makes them the hub's, whatever the
+        // hub judged.
         var items = Set<UUID>()
         while true {
-            let batch = try replicaStore.read { try outbox.intents(after: 0, limit: batchSize, origin: origin) }
-                .filter { $0.sequence <= lastWaiting }
-            guard let last = batch.last else { return (pushed, items) }
-            let applied = try hubStore.write { try HubApplication(connection: hub).apply(batch) }
-            SyncFault.pass(.afterHubCommit)
-            try afterHubCommit(batch)
-            try replicaStore.write { try outbox.removeThrough(last.sequence) }
-            for waiting in batch {
-                items.insert(waiting.intent.itemID)
-                if case .resolve = waiting.intent.change { items.insert(waiting.intent.id) }
+            var batch = try replicaStore.read { try outbox.batch(after: 0, limit: hub.largestBatch, origin: origin) }
+            if let cut = batch.intents.firstIndex(where: { $0.sequence > lastWaiting }) {
+                batch.intents.removeSubrange(cut...)
+                batch.rows.removeSubrange(cut...)
             }
+            guard let last = batch.intents.last else { return (pushed, items) }
+            let applied = try hub.apply(batch, origin: origin)
+            SyncFault.pass(.afterHubCommit)
+            try afterHubCommit(batch.intents)
+            try replicaStore.write { try outbox.removeThrough(last.sequence) }
+            items.formUnion(batch.intents.judgedItems)
             pushed += applied.applied
-            done += batch.count
+            done += batch.intents.count
             progress(.pushing(done: done, of: max(total, done)))
         }
     }
 
-    private static func pull<Hub: StoreConnection>(into replicaStore: InventoryStore, _ replica: Database,
-                                                   from hubStore: InventoryStore, _ hub: Hub, judged: Set<UUID>,
-                                                   progress: (SyncProgress) -> Void) throws -> Int {
+    private static func pull(into replicaStore: InventoryStore, _ replica: Database, from hub: any SyncHub, judged: Set<UUID>,
+                             progress: (SyncProgress) -> Void) throws -> Int {
         let tables = ReplicationTables(connection: replica)
         let writes = ReplicaWrites(connection: replica)
-        let changes = HubChanges(connection: hub)
-        return try hubStore.read {
+        guard let pulledBefore = try replicaStore.read({ try tables.replica() })?.pulledPosition else { return 0 }
+        return try hub.reading(after: pulledBefore, judged: judged) { changes in
             try replicaStore.write {
                 guard let record = try tables.replica() else { return 0 }
                 try tables.setCapturing(false)
-                let position = try changes.lastPosition()
+                let position = changes.position
                 // The items the pull wrote: their ids for an incremental pull (whose unpushed
                 // intents about them are replayed), only their number for a whole one (which
                 // replays every unpushed intent), so that a first pull of a large hub holds one
                 // page at a time.
                 var touched = Set<UUID>()
                 var pulled = 0
-                // A whole pull the first time, and when the hub's history went backwards (the
-                // hub was restored from a backup): its positions no longer mean what they did.
-                let whole = record.pulledPosition == 0 || position < record.pulledPosition
+                let whole = HubProtocol.isWhole(after: record.pulledPosition, position: position)
                 if whole {
                     try replica.execute("CREATE TEMP TABLE IF NOT EXISTS sync_pulled_ids (id TEXT PRIMARY KEY) WITHOUT ROWID")
                     try replica.execute("DELETE FROM temp.sync_pulled_ids")
@@ -285,30 +253,25 @@ package enum ReplicaSync {
                     }
                     try writes.deleteItemsNotPulled()
                     try replica.execute("DROP TABLE temp.sync_pulled_ids")
-                } else if position > record.pulledPosition {
-                    for row in try changes.changedItems(after: record.pulledPosition, through: position) {
+                } else {
+                    // The items changed on the hub, then those this sync pushed intents about
+                    // that the hub wrote nothing to since: they are the hub's now too (a
+                    // resolution of a conflict someone resolved first, for one). The replica's
+                    // own write of them is undone; what it wanted waits in the conflict's draft.
+                    let (changed, pushedItems) = try changes.changedItems()
+                    for row in changed + pushedItems {
                         try writes.write(row)
                         touched.insert(row.id)
                     }
-                    pulled = touched.count
-                    progress(.pulling(done: pulled))
-                }
-                // The items this sync pushed intents about are the hub's now, even where the hub
-                // wrote nothing after the pulled position (a resolution of a conflict someone
-                // resolved first, for one): the replica's own write of them is undone, and what
-                // it wanted waits in the conflict's draft. A whole pull did this already.
-                if !whole {
-                    for pulled in try changes.items(judged.subtracting(touched)) {
-                        try writes.write(pulled)
-                        touched.insert(pulled.id)
-                    }
+                    pulled = changed.count
+                    if pulled > 0 { progress(.pulling(done: pulled)) }
                 }
                 // The replica's own changes made while this sync ran stay on top of the hub's.
                 let unpushed = try OutboxIntents(connection: replica).all(origin: record.replicaID)
                 for waiting in unpushed where whole || touched.contains(waiting.intent.itemID) {
                     try writes.replay(waiting.intent)
                 }
-                try ConflictDrafts(connection: replica).mirror(from: ConflictDrafts(connection: hub), keeping: unpushed)
+                try ConflictDrafts(connection: replica).mirror(from: try changes.openConflicts(), keeping: unpushed)
                 var updated = record
                 updated.pulledPosition = position
                 updated.lastSync = Timestamp.now()

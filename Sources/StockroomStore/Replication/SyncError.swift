@@ -23,6 +23,28 @@ public enum SyncError: Error, Equatable, Sendable, CustomStringConvertible {
     case syncRunning(path: String, seconds: String)
     /// The database has no id (its `sync_identity` row was deleted by hand).
     case missingIdentity
+    /// The hub is a server (`http://`, `https://`) and no ``HubTransport`` was given to reach it.
+    case transportNeeded(hub: String)
+    /// A server hub needs a token, and none was given.
+    case tokenMissing(hub: String)
+    /// The server refused the token (401, 403).
+    case hubRefusedToken(hub: String, detail: String)
+    /// The server is read-only (`serve --read-only`) and changes wait to be pushed.
+    case hubReadOnly(hub: String, waiting: Int?)
+    /// The server could not be reached, or the connection broke.
+    case hubUnreachable(hub: String, reason: String)
+    /// The server answered with a 5xx.
+    case hubFailed(hub: String, status: Int, detail: String)
+    /// The server does not answer the sync protocol (404 on `/api/sync`).
+    case notAHub(hub: String)
+    /// The server speaks another version of the sync protocol.
+    case protocolVersions(hub: String, hubVersion: Int, replicaVersion: Int)
+    /// The server refused the sync for a reason it names (409: the two sides disagree).
+    case hubRefused(hub: String, detail: String)
+    /// The server refused a request as malformed or too large: a bug in one of the two.
+    case requestRefused(hub: String, request: String, status: Int, detail: String)
+    /// The server's answer is not what the protocol promises: a bug in one of the two.
+    case hubAnswer(hub: String, reason: String)
 
     public var description: String {
         switch self {
@@ -50,6 +72,28 @@ public enum SyncError: Error, Equatable, Sendable, CustomStringConvertible {
             "another sync of \(path) is running, still after \(seconds) s (--busy-timeout); nothing was synced by this one, retry"
         case .missingIdentity:
             "the database has no id (table sync_identity is empty): it was edited by hand"
+        case .transportNeeded(let hub):
+            "the hub \(hub) is a server: reach it through a HubTransport (`sync(through:)`, StockroomHTTP's HTTPHubTransport)"
+        case .tokenMissing(let hub):
+            "the hub \(hub) needs a token: give --token-file FILE or set STOCKROOM_TOKEN (never on the command line); nothing was synced"
+        case .hubRefusedToken(let hub, let detail):
+            "the hub \(hub) refused the token: \(detail); nothing was synced, and every change waits for the next sync"
+        case .hubReadOnly(let hub, let waiting):
+            "the hub \(hub) is read-only (serve --read-only): replicas may pull but not push\(waiting.map { ", and \($0) change\($0 == 1 ? "" : "s") wait\($0 == 1 ? "s" : "") to be pushed" } ?? ""); nothing was synced, and every change is kept"
+        case .hubUnreachable(let hub, let reason):
+            "the hub \(hub) cannot be reached: \(reason); nothing more was synced, and every change not yet pushed waits for the next sync"
+        case .hubFailed(let hub, let status, let detail):
+            "the hub \(hub) failed (HTTP \(status)): \(detail); every change not yet pushed waits for the next sync"
+        case .notAHub(let hub):
+            "\(hub) does not answer Stockroom's sync protocol (404 on /api/sync): it is not `stockroom serve`, or one older than sync; nothing was synced"
+        case .protocolVersions(let hub, let hubVersion, let replicaVersion):
+            "the hub \(hub) speaks sync protocol version \(hubVersion) and this replica version \(replicaVersion): upgrade the older side's stockroom"
+        case .hubRefused(let hub, let detail):
+            "the hub \(hub) refused the sync: \(detail)"
+        case .requestRefused(let hub, let request, let status, let detail):
+            "the hub \(hub) refused \(request) as malformed (HTTP \(status): \(detail)): this is a bug in stockroom, please report it; every change not yet pushed is kept"
+        case .hubAnswer(let hub, let reason):
+            "the hub \(hub) answered what the sync protocol does not allow (\(reason)): this is a bug in stockroom, please report it; every change not yet pushed is kept"
         }
     }
 }
@@ -58,9 +102,11 @@ extension SyncError {
     /// The exit code a program reports it with (docs/exit-codes.md).
     package var exitCode: Failure.Code {
         switch self {
-        case .hubMissing, .syncRunning: .busy
-        case .schemaVersions, .missingIdentity: .dataError
-        case .notAReplica, .replicaOnServer, .hubOnNetworkFilesystem, .otherHub, .hubIsAReplica, .replicaIsTheHub: .usage
+        case .hubMissing, .syncRunning, .hubUnreachable, .hubFailed: .busy
+        case .schemaVersions, .missingIdentity, .notAHub, .protocolVersions, .hubRefused: .dataError
+        case .notAReplica, .replicaOnServer, .hubOnNetworkFilesystem, .otherHub, .hubIsAReplica, .replicaIsTheHub, .transportNeeded: .usage
+        case .tokenMissing, .hubRefusedToken, .hubReadOnly: .noPermission
+        case .requestRefused, .hubAnswer: .software
         }
     }
 }

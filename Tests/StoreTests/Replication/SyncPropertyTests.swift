@@ -84,7 +84,7 @@ private final class SyncRun {
         let count = Int.random(in: 3...5, using: &random)
         for index in 0..<count {
             let path = hubStore.directory.path("replica\(index).sqlite")
-            _ = try ReplicaSync.run(path: path, hub: hubLocation, busyTimeoutMilliseconds: 5_000)
+            _ = try ReplicaSync.run(path: path, hub: .database(hubLocation), busyTimeoutMilliseconds: 5_000)
             let store = try InventoryStore(path: path)
             let origin = try store.read { try ReplicationTables(connection: store.database!).replica()!.replicaID }
             replicas.append(Replica(path: path, store: store, origin: origin))
@@ -273,7 +273,7 @@ private final class SyncRun {
         intentsPushed += waiting.count
         syncs += 1
         do {
-            _ = try ReplicaSync.run(path: replica.path, hub: hubLocation, busyTimeoutMilliseconds: 5_000,
+            _ = try ReplicaSync.run(path: replica.path, hub: .database(hubLocation), busyTimeoutMilliseconds: 5_000,
                                     afterHubCommit: { _ in if losingAnswer { throw LostAnswer() } })
             #expect(!losingAnswer || waiting.isEmpty, "the lost answer was not thrown; \(context)")
         } catch is LostAnswer {

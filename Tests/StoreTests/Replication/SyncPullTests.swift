@@ -16,7 +16,7 @@ import Testing
         let hubStore = try TestStore(engine)
         let hub = hubStore.location
         let stall = hubStore.directory.path("stall.sqlite"), van = hubStore.directory.path("van.sqlite")
-        func sync(_ path: String) throws { _ = try ReplicaSync.run(path: path, hub: hub, busyTimeoutMilliseconds: 5_000) }
+        func sync(_ path: String) throws { _ = try ReplicaSync.run(path: path, hub: .database(hub), busyTimeoutMilliseconds: 5_000) }
 
         let hammer = Item(name: "Hammer", status: .inStock(quantity: 3))
         try hubStore.store.items.insert(hammer)

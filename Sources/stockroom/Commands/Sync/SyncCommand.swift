@@ -11,7 +11,9 @@ struct SyncCommand: ParsableCommand {
         abstract: "Push this replica's changes to its hub, then pull the hub's.",
         discussion: """
             FILE (--db) is a SQLite file: new, standalone (its items go up as additions) or \
-            already a replica. HUB is the hub's SQLite file or a postgresql:// URI; the first \
+            already a replica. HUB is the hub's SQLite file, a postgresql:// URI, or the URL \
+            of a `stockroom serve` (http:// or https://, with its token from --token-file or \
+            STOCKROOM_TOKEN, never the command line; --ca-file for a private CA); the first \
             sync attaches FILE to it, later ones may leave --hub out. A --hub reaching the same \
             hub another way (a moved file, a failover) is remembered; another hub is refused. \
             The remembered URI keeps no password: libpq's passfile, PGPASSWORD or a service \
@@ -19,7 +21,10 @@ struct SyncCommand: ParsableCommand {
             reaches the hub. Conflicts become resolving drafts (`draft list`). Exit codes: 0 \
             when it completed, conflicts or not; \(Failure.Code.busy.rawValue) when the hub cannot be reached, is \
             locked past --busy-timeout or is missing, or another sync of FILE runs (every change \
-            is kept for the next try); \(Failure.Code.usage.rawValue) and \(Failure.Code.dataError.rawValue) for bad input.
+            is kept for the next try), or a server hub answered 5xx; \(Failure.Code.noPermission.rawValue) a server hub \
+            needs a token, refused it, or is read-only with changes waiting; \(Failure.Code.software.rawValue) a server hub \
+            refused a request as malformed (a bug: please report it); \(Failure.Code.usage.rawValue) and \(Failure.Code.dataError.rawValue) \
+            for bad input.
             """,
         subcommands: [SyncNow.self, SyncStatusCommand.self],
         defaultSubcommand: SyncNow.self
@@ -36,9 +41,17 @@ struct SyncNow: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Option(help: ArgumentHelp("The hub: a SQLite file or a postgresql:// URI. Needed the first time.", valueName: "hub"),
+    @Option(help: ArgumentHelp("The hub: a SQLite file, a postgresql:// URI, or a `stockroom serve` URL (http:// or https://). Needed the first time.", valueName: "hub"),
             completion: .file())
     var hub: String?
+
+    @Option(help: ArgumentHelp("A server hub's token, read from this file (else from STOCKROOM_TOKEN).", valueName: "file"),
+            completion: .file())
+    var tokenFile: String?
+
+    @Option(help: ArgumentHelp("PEM certificates to trust for an https:// hub, instead of the system's (a private CA).", valueName: "file"),
+            completion: .file())
+    var caFile: String?
 
     @Option(help: "Output format.")
     var format: ReportFormat = .text
@@ -49,10 +62,11 @@ struct SyncNow: ParsableCommand {
     func validate() throws {
         if let hub {
             if hub.isEmpty { throw ValidationError("--hub must not be empty") }
-            if hub.contains("://"), case .file = DatabaseLocation(hub) {
-                throw ValidationError("--hub '\(hub)' is not a hub: give a SQLite file's path or a postgresql:// URI")
+            if hub.contains("://"), !HubAddress.isServerURL(hub), case .file = DatabaseLocation(hub) {
+                throw ValidationError("--hub '\(hub)' is not a hub: give a SQLite file's path, a postgresql:// URI or an http(s):// URL")
             }
         }
+        if let caFile, caFile.isEmpty { throw ValidationError("--ca-file must not be empty") }
     }
 
     func run() throws {
@@ -62,7 +76,7 @@ struct SyncNow: ParsableCommand {
         let progress = TerminalProgress(label: "sync")
         defer { progress.end() }
         let summary = try ReplicaSync.run(
-            path: path, hub: hub.map(DatabaseLocation.init), busyTimeoutMilliseconds: database.busyTimeoutMilliseconds
+            path: path, hub: try hubAddress(path), busyTimeoutMilliseconds: database.busyTimeoutMilliseconds
         ) { step in
             guard progress.isShown else { return }
             switch step {
@@ -79,6 +93,21 @@ struct SyncNow: ParsableCommand {
                 "pushed": String(summary.pushed), "pulled": String(summary.pulled),
                 "conflicts": String(summary.conflicts), "pending": String(summary.pending),
             ]))
+        }
+    }
+
+    /// The hub asked for, or remembered: a server is reached through `stockroom-serve
+    /// --sync-relay`, with the token, which a server hub always needs.
+    private func hubAddress(_ path: String) throws -> HubAddress? {
+        let remembered = hub == nil ? try ReplicaSync.rememberedHub(path: path) : nil
+        guard let url = hub ?? remembered, HubAddress.isServerURL(url) else {
+            return hub.map { .database(DatabaseLocation($0)) }
+        }
+        guard let token = try TokenSource.token(file: tokenFile) else { throw SyncError.tokenMissing(hub: url) }
+        do {
+            return .server(try RelayTransport(program: try ServerProgram.programPath(), url: url, token: token, caFile: caFile))
+        } catch let error as HubTransportError {
+            throw Failure.Message(code: .unavailable, description: "cannot start the HTTP client for \(url): \(error.reason)")
         }
     }
 
@@ -145,7 +174,7 @@ struct SyncStatusCommand: ParsableCommand {
 
     func run() throws {
         let status = try ReplicaSync.status(path: try SyncNow.replicaPath(database))
-        let hub = DatabaseLocation(status.hub).description
+        let hub = HubAddress.isServerURL(status.hub) ? status.hub : DatabaseLocation(status.hub).description
         switch format {
         case .table:
             Output.lines(TextTable.lines(header: ["FIELD", "VALUE"], rows: [

@@ -1,0 +1,75 @@
+import FoundationEssentials
+import Hummingbird
+import StockroomStore
+
+/// `/api/sync`: the hub side of the sync protocol (docs/replicas.md, "The sync protocol"),
+/// for replicas that reach this server with `stockroom sync --hub URL`. The documents and the
+/// rules are the store's (``HubEndpoint``); this file only routes, authenticates and turns
+/// refusals into problem documents.
+struct SyncAPI: Sendable {
+    let pool: StorePool
+    let configuration: ServerConfiguration
+
+    private var endpoint: HubEndpoint { HubEndpoint(readOnly: configuration.readOnly, location: pool.location) }
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.get("/api/sync") { request, _ in try await info(request) }
+        router.post("/api/sync/batches") { request, _ in try await apply(request) }
+        router.get("/api/sync/changes") { request, _ in try await changes(request) }
+        router.get("/api/sync/items") { request, _ in try await items(request) }
+    }
+
+    func info(_ request: Request) async throws -> Response {
+        try requireToken()
+        let endpoint = self.endpoint
+        return SyncAPI.answer(try await pool.read { try endpoint.info(in: $0) })
+    }
+
+    func apply(_ request: Request) async throws -> Response {
+        try requireToken()
+        let body = try await RequestBody.text(request, limit: HubEndpoint.largestBody, accepting: ["application/json"])
+        let endpoint = self.endpoint
+        let batch = try await SyncAPI.refusing { try endpoint.parseBatch(Array(body.utf8)) }
+        return SyncAPI.answer(try await SyncAPI.refusing { try await pool.write { try endpoint.apply(batch, in: $0) } })
+    }
+
+    func changes(_ request: Request) async throws -> Response {
+        try requireToken()
+        guard let text = Form(request.uri.query)["after"], let after = Int(text), after >= 0 else {
+            throw Problem(.badRequest, "after must be a history position: a whole number, 0 or more")
+        }
+        let endpoint = self.endpoint
+        return SyncAPI.answer(try await pool.read { try endpoint.changes(after: after, in: $0) })
+    }
+
+    func items(_ request: Request) async throws -> Response {
+        try requireToken()
+        let after = Form(request.uri.query)["after"] ?? ""
+        guard after.isEmpty || UUID(uuidString: after)?.lowercasedString == after else {
+            throw Problem(.badRequest, "after must be an item id (lowercase UUID), or empty for the first page")
+        }
+        let endpoint = self.endpoint
+        return SyncAPI.answer(try await pool.read { try endpoint.page(after: after, in: $0) })
+    }
+
+    /// Sync always needs the server's token, on loopback too: without one, any local program
+    /// could write under a replica's name. The security checks have compared the one offered.
+    private func requireToken() throws {
+        guard configuration.token != nil else {
+            throw Problem(.forbidden, "this server has no token, and sync always needs one: start it with --token-file FILE or STOCKROOM_TOKEN")
+        }
+    }
+
+    private static func answer(_ body: [UInt8]) -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// Runs `body`, turning the hub's refusals into their problem documents.
+    private static func refusing<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let refusal as HubRefusal {
+            throw Problem(HTTPResponse.Status(code: refusal.status), refusal.detail)
+        }
+    }
+}
