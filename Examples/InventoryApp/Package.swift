@@ -22,7 +22,12 @@ let package = Package(
             .product(name: "Inventory", package: "Stockroom"),
             .product(name: "DraftFlow", package: "Stockroom"),
         ]),
-        .testTarget(name: "InventoryModelTests", dependencies: ["InventoryModel"]),
+        // The tests sync through a real `stockroom serve` too, with the HTTP client an app
+        // would link; the model itself needs only StockroomStore's HubTransport.
+        .testTarget(name: "InventoryModelTests", dependencies: [
+            "InventoryModel",
+            .product(name: "StockroomHTTP", package: "Stockroom"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

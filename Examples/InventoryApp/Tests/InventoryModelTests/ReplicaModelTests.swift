@@ -6,7 +6,8 @@ import Testing
 
 /// Two stalls' models, each over its own replica file, syncing with one hub as a screen's
 /// buttons would make them: the waiting changes shown before a sync, the true conflict the hub
-/// finds shown after it, resolved on one stall, and gone from both after their next sync.
+/// finds shown after it, resolved on one stall, and gone from both after their next sync. Each
+/// runs against the shop's file and against a real `stockroom serve` on it (``HubKind``).
 @MainActor @Suite(.timeLimit(.minutes(2))) struct ReplicaModelTests {
     let folder: URL
 
@@ -174,22 +175,21 @@ import Testing
         }
     }
 
-    /// A hub that cannot be reached (a drive not plugged in) fails the sync in words, and
-    /// every change waits for the next one.
-    @Test func aHubThatCannotBeReachedKeepsTheChangesAndSaysSo() async throws {
-        let shop = try await Shop(.file, in: folder)
+    /// A hub that cannot be reached (a drive not plugged in, a server down) fails the sync in
+    /// words, and every change waits for the next one.
+    @Test(arguments: HubKind.allCases) func aHubThatCannotBeReachedKeepsTheChangesAndSaysSo(_ kind: HubKind) async throws {
+        let shop = try await Shop(kind, in: folder)
         let peg = Item(name: "Peg", status: .inStock(quantity: 10))
         try await shop.pool.write { store in try store.items.insert(peg) }
         let ann = try await stall("ann", of: shop)
         defer { finish([ann], shop) }
         _ = try await sync(ann)
         _ = try await ann.pool.write { store in try store.items.adjust(id: peg.id, by: -2) }
-        let away = shop.path + ".unplugged"
-        try FileManager.default.moveItem(atPath: shop.path, toPath: away)
+        try shop.unplug()
         await ann.model.syncButtonTapped()
         #expect(ann.model.failure?.contains("cannot be reached") == true, "\(ann.model.failure ?? "no failure")")
         #expect(ann.model.syncState?.pending == 1 && !ann.model.isSyncing)
-        try FileManager.default.moveItem(atPath: away, toPath: shop.path)
+        try await shop.plugIn()
         #expect(try await sync(ann).pushed == 1)
         #expect(try await shop.pool.read { store in try store.items.item(id: peg.id) }.status == .inStock(quantity: 8))
     }
