@@ -16,7 +16,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-modules=(Inventory DraftFlow StockroomStore StockroomMigrations SQLiteCore PostgresCore)
+modules=(Inventory DraftFlow StockroomStore StockroomMigrations SQLiteCore PostgresCore StockroomHTTP)
 check=false
 [ "${1:-}" = "--check" ] && check=true
 
@@ -28,13 +28,20 @@ graphs=$(mktemp -d)
 trap 'rm -rf "$graphs"' EXIT
 extract=$(dirname "$(command -v swift)")/swift-symbolgraph-extract
 
+# The C modules the Swift modules import, ours and the dependencies' (StockroomHTTP's SwiftNIO,
+# BoringSSL, swift-numerics): the module maps SwiftPM generated for each C target.
+c_modules=()
+for map in "$triple_dir"/*.build/module.modulemap .build/checkouts/*/Sources/*/include/module.modulemap; do
+    [ -f "$map" ] && c_modules+=(-Xcc "-fmodule-map-file=$map")
+done
+
 status=0
 for module in "${modules[@]}"; do
     "$extract" -module-name "$module" -minimum-access-level public -I "$triple_dir/Modules" \
         -target "$(uname -m)-unknown-linux-gnu" -output-dir "$graphs" \
         -Xcc -fmodule-map-file=Sources/CSQLite/module.modulemap \
         -Xcc -fmodule-map-file=Sources/CLibPQ/module.modulemap \
-        -Xcc -fmodule-map-file="$triple_dir/LibPQ.build/module.modulemap" \
+        "${c_modules[@]}" \
         -Xcc -I -Xcc Sources/LibPQ/include >/dev/null
     current="$graphs/$module.txt"
     python3 - "$graphs" "$module" "$graphs/$module.undocumented" >"$current" <<'PY'

@@ -191,6 +191,67 @@ enum OpenAPIDocument {
             }
           }
         },
+        "/api/sync": {
+          "head": {"summary": "As GET, without the body", "security": [{"bearer": []}], "responses": {"200": {"$ref": "#/components/responses/Head"}, "401": {"$ref": "#/components/responses/Head"}, "403": {"$ref": "#/components/responses/Head"}}},
+          "get": {
+            "summary": "The hub a replica syncs with (docs/replicas.md, \"The sync protocol\"): its id, versions, the largest batch it takes, and whether it takes pushes. Sync always needs the server's token, on loopback too",
+            "security": [{"bearer": []}],
+            "responses": {
+              "200": {"description": "The hub", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/SyncHub"}}}},
+              "401": {"$ref": "#/components/responses/Problem"},
+              "403": {"$ref": "#/components/responses/Problem"}
+            }
+          }
+        },
+        "/api/sync/batches": {
+          "post": {
+            "summary": "Push a batch of one replica's intents, in its order, applied in one hub transaction; an intent applied before (a retry) is skipped. The rows are the outbox's columns as text",
+            "security": [{"bearer": []}],
+            "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/SyncBatch"}}}},
+            "responses": {
+              "200": {"description": "Applied", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/SyncApplied"}}}},
+              "400": {"$ref": "#/components/responses/Problem"},
+              "401": {"$ref": "#/components/responses/Problem"},
+              "403": {"$ref": "#/components/responses/Problem"},
+              "405": {"$ref": "#/components/responses/Problem"},
+              "409": {"$ref": "#/components/responses/Problem"},
+              "413": {"$ref": "#/components/responses/Problem"},
+              "415": {"$ref": "#/components/responses/Problem"},
+              "422": {"$ref": "#/components/responses/Problem"},
+              "503": {"$ref": "#/components/responses/Busy"}
+            }
+          }
+        },
+        "/api/sync/changes": {
+          "head": {"summary": "As GET, without the body", "security": [{"bearer": []}], "parameters": [{"name": "after", "in": "query", "required": true, "schema": {"type": "integer", "minimum": 0}}],
+                   "responses": {"200": {"$ref": "#/components/responses/Head"}, "400": {"$ref": "#/components/responses/Head"}, "401": {"$ref": "#/components/responses/Head"}, "403": {"$ref": "#/components/responses/Head"}}},
+          "get": {
+            "summary": "What a replica pulls after the hub position it last pulled: the items changed since (none when the pull is whole: the first, or after the hub's history went backwards), and the open conflicts",
+            "security": [{"bearer": []}],
+            "parameters": [{"name": "after", "in": "query", "required": true, "schema": {"type": "integer", "minimum": 0}}],
+            "responses": {
+              "200": {"description": "The changes", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/SyncChanges"}}}},
+              "400": {"$ref": "#/components/responses/Problem"},
+              "401": {"$ref": "#/components/responses/Problem"},
+              "403": {"$ref": "#/components/responses/Problem"}
+            }
+          }
+        },
+        "/api/sync/items": {
+          "head": {"summary": "As GET, without the body", "security": [{"bearer": []}], "parameters": [{"name": "after", "in": "query", "schema": {"type": "string"}}],
+                   "responses": {"200": {"$ref": "#/components/responses/Head"}, "400": {"$ref": "#/components/responses/Head"}, "401": {"$ref": "#/components/responses/Head"}, "403": {"$ref": "#/components/responses/Head"}}},
+          "get": {
+            "summary": "A page of every item in id order, for a whole pull",
+            "security": [{"bearer": []}],
+            "parameters": [{"name": "after", "in": "query", "schema": {"type": "string"}, "description": "The previous page's next (an item id); empty or absent for the first page."}],
+            "responses": {
+              "200": {"description": "The page", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/SyncPage"}}}},
+              "400": {"$ref": "#/components/responses/Problem"},
+              "401": {"$ref": "#/components/responses/Problem"},
+              "403": {"$ref": "#/components/responses/Problem"}
+            }
+          }
+        },
         "/api/drafts": {
           "head": {"summary": "As GET, without the body", "responses": {"200": {"$ref": "#/components/responses/Head"}}},
           "get": {
@@ -331,6 +392,21 @@ enum OpenAPIDocument {
             "finished": {"type": "string", "enum": ["save", "cancel", "quit"]}, "item": {"$ref": "#/components/schemas/Item"}, "draft": {"$ref": "#/components/schemas/Draft"}}},
           "ImportSummary": {"type": "object", "required": ["rows", "imported", "skipped", "replaced"], "properties": {
             "rows": {"type": "integer"}, "imported": {"type": "integer"}, "skipped": {"type": "integer"}, "replaced": {"type": "integer"}}},
+          "SyncRow": {"type": "array", "items": {"type": ["string", "null"]}, "description": "A table row's columns as text, null for NULL, in the table's order: both sides are at one schema version"},
+          "SyncHub": {"type": "object", "required": ["hub", "protocolVersion", "schemaVersion", "largestBatch", "readOnly"], "properties": {
+            "hub": {"type": "string", "format": "uuid"}, "protocolVersion": {"type": "integer"}, "schemaVersion": {"type": "integer"},
+            "largestBatch": {"type": "integer"}, "readOnly": {"type": "boolean"}, "replicaOf": {"type": ["string", "null"]}}},
+          "SyncBatch": {"type": "object", "required": ["replica", "schemaVersion", "columns", "intents"], "properties": {
+            "replica": {"type": "string", "format": "uuid"}, "schemaVersion": {"type": "integer"},
+            "columns": {"type": "array", "items": {"type": "string"}}, "intents": {"type": "array", "maxItems": 500, "items": {"$ref": "#/components/schemas/SyncRow"}}}},
+          "SyncApplied": {"type": "object", "required": ["applied", "alreadyApplied", "conflictsOpened", "items"], "properties": {
+            "applied": {"type": "integer"}, "alreadyApplied": {"type": "integer"}, "conflictsOpened": {"type": "integer"},
+            "items": {"type": "array", "items": {"$ref": "#/components/schemas/SyncRow"}}}},
+          "SyncChanges": {"type": "object", "required": ["position", "whole", "items", "conflicts"], "properties": {
+            "position": {"type": "integer"}, "whole": {"type": "boolean"},
+            "items": {"type": "array", "items": {"$ref": "#/components/schemas/SyncRow"}}, "conflicts": {"type": "array", "items": {"$ref": "#/components/schemas/SyncRow"}}}},
+          "SyncPage": {"type": "object", "required": ["items", "next"], "properties": {
+            "items": {"type": "array", "items": {"$ref": "#/components/schemas/SyncRow"}}, "next": {"type": ["string", "null"]}}},
           "Problem": {"type": "object", "required": ["type", "title", "status", "detail"], "properties": {
             "type": {"type": "string"}, "title": {"type": "string"}, "status": {"type": "integer"}, "detail": {"type": "string"}}},
           "ImportProblem": {"allOf": [{"$ref": "#/components/schemas/Problem"}, {"type": "object", "required": ["errors", "total"], "properties": {

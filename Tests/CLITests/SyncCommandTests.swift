@@ -12,14 +12,47 @@ import Testing
     final class World: @unchecked Sendable {
         let directory = TemporaryDirectory()
         let schema: PostgresScratchSchema?
+        /// The hub's database: what the tests read the hub's state from.
         let hub: String
+        /// `stockroom serve` on the hub, for a served kind: replicas sync through it.
+        let server: BackgroundProcess?
+        /// What `sync --hub` names: the hub's database, or the server's URL.
+        let hubArgument: String
+        /// The token's options for a served hub (none for a direct one).
+        let tokenArguments: [String]
 
-        init(postgres: Bool) throws {
-            schema = postgres ? try PostgresScratchSchema() : nil
+        init(_ kind: HubKind) throws {
+            schema = kind.postgres ? try PostgresScratchSchema() : nil
             hub = schema?.uri ?? directory.path("hub.sqlite")
             // The hub exists, as an ordinary database (its first write creates it).
-            try expectSuccess(on: hub, "items", "list")
-            if !postgres { try expectSuccess(on: hub, "migrate", "up") }
+            try Self.expectSuccess(on: hub, "items", "list")
+            if !kind.postgres { try Self.expectSuccess(on: hub, "migrate", "up") }
+            if kind.served {
+                let tokenFile = directory.path("token")
+                try "sync-token-0123456789abcdef\n".write(toFile: tokenFile, atomically: true, encoding: .utf8)
+                chmod(tokenFile, 0o600)
+                let process = try BackgroundProcess(Processes.stockroomPath, ["serve", "--db", hub, "--port", "0", "--token-file", tokenFile])
+                guard let printed = process.readLine() else { throw ServerDidNotStart(stderr: process.wait().stderr) }
+                hubArgument = String(printed.prefix { $0 != "?" })
+                tokenArguments = ["--token-file", tokenFile]
+                server = process
+            } else {
+                hubArgument = hub
+                tokenArguments = []
+                server = nil
+            }
+        }
+
+        struct ServerDidNotStart: Error { let stderr: String }
+
+        convenience init(postgres: Bool) throws {
+            try self.init(postgres ? .postgres : .file)
+        }
+
+        /// The arguments of a sync with this world's hub: `--hub` unless `hub` is false, and
+        /// the token a served hub needs every time.
+        func syncArguments(hub: Bool = true) -> [String] {
+            ["sync"] + (hub ? ["--hub", hubArgument] : []) + tokenArguments
         }
 
         func replica(_ name: String) -> String { directory.path(name + ".sqlite") }
@@ -33,7 +66,7 @@ import Testing
         /// `sync --format json` of `replica`, expected to succeed, as its counts.
         @discardableResult
         func sync(_ replica: String, hub: Bool = true) throws -> [String: Int] {
-            let result = try run(replica, arguments: ["sync", "--format", "json"] + (hub ? ["--hub", self.hub] : []))
+            let result = try run(replica, arguments: syncArguments(hub: hub) + ["--format", "json"])
             #expect(result.status == 0, "\(result)")
             return (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Int]) ?? [:]
         }
@@ -65,17 +98,28 @@ import Testing
             return result.stdout.split(separator: "\n").map(String.init).sorted()
         }
 
-        private func expectSuccess(on db: String, _ arguments: String...) throws {
+        private static func expectSuccess(on db: String, _ arguments: String...) throws {
             let result = try Processes.stockroom(["--db", db] + arguments)
             #expect(result.status == 0, "\(result)")
         }
     }
 
-    static let hubKinds = [false, true]
+    /// Where the hub is: a file or a PostgreSQL database, reached directly or through
+    /// `stockroom serve` (issue 36: the same rules and results either way).
+    enum HubKind: String, CaseIterable, CustomStringConvertible {
+        case file, postgres
+        case servedFile = "served file", servedPostgres = "served postgres"
+
+        var postgres: Bool { self == .postgres || self == .servedPostgres }
+        var served: Bool { self == .servedFile || self == .servedPostgres }
+        var description: String { rawValue }
+    }
+
+    static let hubKinds = HubKind.allCases
 
     @Test("A new replica and a standalone file attach, push their items as additions, and converge with the hub", arguments: hubKinds)
-    func attachAndConverge(postgres: Bool) throws {
-        let world = try World(postgres: postgres)
+    func attachAndConverge(kind: HubKind) throws {
+        let world = try World(kind)
         let onHub = try world.add(world.hub, "Hammer", quantity: 5)
         let stall = world.replica("stall"), van = world.replica("van")
         let nails = try world.add(stall, "Nails", quantity: 100)
@@ -97,8 +141,8 @@ import Testing
     }
 
     @Test("A change made on a replica with no network reaches the hub and every other replica, whoever made it (the sqlite3 shell too)", arguments: hubKinds)
-    func changesTravel(postgres: Bool) throws {
-        let world = try World(postgres: postgres)
+    func changesTravel(kind: HubKind) throws {
+        let world = try World(kind)
         let stall = world.replica("stall"), van = world.replica("van")
         let id = try world.add(stall, "Rope", quantity: 7)
         try world.sync(stall)
@@ -150,16 +194,20 @@ import Testing
     }
 
     @Test("A hub that cannot be reached exits 75 and keeps every change for the next try", arguments: hubKinds)
-    func unreachableHubKeepsEverything(postgres: Bool) throws {
-        let world = try World(postgres: postgres)
+    func unreachableHubKeepsEverything(kind: HubKind) throws {
+        let world = try World(kind)
         let stall = world.replica("stall")
         let id = try world.add(stall, "Chalk", quantity: 4)
         try world.sync(stall)
         #expect(try world.run(stall, "items", "update", id, "--name", "Chalk, white").status == 0)
 
-        let gone = postgres ? "postgresql://stockroom@/nowhere?host=\(world.directory.path("no-socket"))" : world.directory.path("unplugged.sqlite")
+        let gone = switch kind {
+        case .postgres: "postgresql://stockroom@/nowhere?host=\(world.directory.path("no-socket"))"
+        case .file: world.directory.path("unplugged.sqlite")
+        case .servedFile, .servedPostgres: "http://127.0.0.1:1/"
+        }
         let before = try DatabaseSnapshot.of(stall)
-        let refused = try world.run(stall, "sync", "--hub", gone)
+        let refused = try world.run(stall, arguments: ["sync", "--hub", gone] + world.tokenArguments)
         expectFailure(refused, code: .busy)
         #expect(try DatabaseSnapshot.of(stall) == before, "a refused sync changed the replica")
         #expect(try world.sync(stall)["pushed"] == 1)
@@ -211,9 +259,10 @@ import Testing
         #expect(try DatabaseSnapshot.of(stall) == replicaBefore)
     }
 
-    @Test("A replica file copied to another path registers there as a new replica, keeping its unpushed changes, each applied once")
-    func copiedReplicaRegistersAnew() throws {
-        let world = try World(postgres: false)
+    @Test("A replica file copied to another path registers there as a new replica, keeping its unpushed changes, each applied once",
+          arguments: [HubKind.file, .servedFile])
+    func copiedReplicaRegistersAnew(kind: HubKind) throws {
+        let world = try World(kind)
         let stall = world.replica("stall")
         let id = try world.add(stall, "Paint", quantity: 10)
         try world.sync(stall)
@@ -231,12 +280,12 @@ import Testing
     }
 
     @Test("A sync killed just after the hub committed a batch, before the replica recorded it, applies each intent once when run again", arguments: hubKinds)
-    func killedAfterHubCommit(postgres: Bool) throws {
-        let world = try World(postgres: postgres)
+    func killedAfterHubCommit(kind: HubKind) throws {
+        let world = try World(kind)
         let stall = world.replica("stall")
         var ids: [String] = []
         for number in 1...3 { ids.append(try world.add(stall, "Box \(number)", quantity: number)) }
-        let killed = try world.run(stall, arguments: ["sync", "--hub", world.hub], environment: ["STOCKROOM_SYNC_KILL_AT": "after-hub-commit"])
+        let killed = try world.run(stall, arguments: world.syncArguments(), environment: ["STOCKROOM_SYNC_KILL_AT": "after-hub-commit"])
         #expect(killed.status == 128 + SIGKILL, "\(killed)")
         #expect(try world.run(stall, "sync", "status", "--format", "json").stdout.contains("\"pending\":3"))
 
@@ -263,8 +312,8 @@ import Testing
     }
 
     @Test("A replica restored in place from an earlier backup syncs on, re-applying nothing the hub applied and losing nothing it did not", arguments: hubKinds)
-    func restoredReplica(postgres: Bool) throws {
-        let world = try World(postgres: postgres)
+    func restoredReplica(kind: HubKind) throws {
+        let world = try World(kind)
         let stall = world.replica("stall")
         let id = try world.add(stall, "Lamp", quantity: 10)
         try world.sync(stall)
@@ -283,8 +332,8 @@ import Testing
     }
 
     @Test("An item changed several times in one push is one history event per change on the hub, each carrying the replica and its own intent, in the replica's order", arguments: hubKinds)
-    func severalChangesOfOneItemInOnePush(postgres: Bool) throws {
-        let world = try World(postgres: postgres)
+    func severalChangesOfOneItemInOnePush(kind: HubKind) throws {
+        let world = try World(kind)
         let stall = world.replica("stall")
         let id = try world.add(stall, "Tape", quantity: 10)
         let other = try world.add(stall, "Glue", quantity: 4)
@@ -391,8 +440,8 @@ extension SyncCommandTests {
     }
 
     @Test("Two stalls sell offline: every sale counts, and an oversold item is a conflict draft with the missing units, on the hub and on every replica", arguments: hubKinds)
-    func oversoldReachesEveryone(postgres: Bool) throws {
-        let world = try World(postgres: postgres)
+    func oversoldReachesEveryone(kind: HubKind) throws {
+        let world = try World(kind)
         let stall = world.replica("stall"), van = world.replica("van")
         let id = try world.add(world.hub, "Lantern", quantity: 4)
         try world.sync(stall)
@@ -419,8 +468,8 @@ extension SyncCommandTests {
     }
 
     @Test("A conflict resolved on a replica is an intent: after the next syncs it is gone everywhere and the hub holds the choice", arguments: hubKinds)
-    func resolvedOnAReplica(postgres: Bool) throws {
-        let world = try World(postgres: postgres)
+    func resolvedOnAReplica(kind: HubKind) throws {
+        let world = try World(kind)
         let stall = world.replica("stall"), van = world.replica("van")
         let id = try world.add(world.hub, "Kettle", quantity: 2)
         try world.sync(stall)
@@ -524,8 +573,8 @@ extension SyncCommandTests {
 
 extension SyncCommandTests {
     @Test("Two replicas resolve one conflict differently: the first to reach the hub wins, the second becomes a new conflict", arguments: hubKinds)
-    func twoResolutionsOfOneConflict(postgres: Bool) throws {
-        let world = try World(postgres: postgres)
+    func twoResolutionsOfOneConflict(kind: HubKind) throws {
+        let world = try World(kind)
         let stall = world.replica("stall"), van = world.replica("van")
         let id = try world.add(world.hub, "Tent", quantity: 1)
         try world.sync(stall)

@@ -38,6 +38,48 @@ import Testing
         try run.settle()
         try run.checkOutcome()
     }
+
+    /// The same runs through `stockroom serve` (issue 36): the replicas reach the hub over
+    /// HTTP, through the relay `stockroom sync` uses, and the server is killed and started
+    /// again half way.
+    @Test(arguments: Engine.allCases, seeds.prefix(3))
+    func throughAServerRestartedHalfWay(engine: Engine, seed: UInt64) throws {
+        let run = try SyncRun(engine: engine, seed: seed, served: true)
+        try run.play(steps: 45)
+        try run.restartServer()
+        try run.play(steps: 45)
+        try run.settle()
+        try run.checkOutcome()
+        #expect(run.serverStarts == 2, "\(run.context)")
+    }
+}
+
+/// `stockroom serve` on the hub, for a served run: started by the test, killed by it.
+private final class HubServer {
+    static let token = "property-token-0123456789abcdef"
+    let process: BackgroundProcess
+    let url: String
+
+    init(_ location: DatabaseLocation, tokenFile: String) throws {
+        let hub = switch location {
+        case .file(let path): path
+        case .postgres(let uri): uri
+        }
+        process = try BackgroundProcess(Processes.stockroomPath, ["serve", "--db", hub, "--port", "0", "--token-file", tokenFile])
+        let printed = try #require(process.readLine())
+        url = String(printed.prefix { $0 != "?" })
+    }
+
+    /// A transport to it, as `stockroom sync --hub URL` makes one: `stockroom-serve --sync-relay`.
+    func transport() throws -> RelayTransport {
+        let folder = URL(fileURLWithPath: Processes.stockroomPath).deletingLastPathComponent()
+        return try RelayTransport(program: folder.appending(path: "stockroom-serve").path, url: url, token: Self.token, caFile: nil)
+    }
+
+    func kill() {
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        _ = process.wait()
+    }
 }
 
 /// The answer to a push lost after the hub committed it (``ReplicaSync/run``'s test seam).
@@ -76,23 +118,50 @@ private final class SyncRun {
     /// the first wrong sync and not every one that follows from it.
     var diverged = false
 
-    init(engine: Engine, seed: UInt64) throws {
+    /// The server the replicas sync through, in a served run.
+    var server: HubServer?
+    var serverStarts = 0
+    let tokenFile: String
+
+    init(engine: Engine, seed: UInt64, served: Bool = false) throws {
         self.engine = engine
         self.seed = seed
         random = SeededGenerator(seed: seed)
         hubStore = try TestStore(engine)
+        tokenFile = hubStore.directory.path("token")
+        if served {
+            try (HubServer.token + "\n").write(toFile: tokenFile, atomically: true, encoding: .utf8)
+            chmod(tokenFile, 0o600)
+            try restartServer()
+        }
         let count = Int.random(in: 3...5, using: &random)
         for index in 0..<count {
             let path = hubStore.directory.path("replica\(index).sqlite")
-            _ = try ReplicaSync.run(path: path, hub: .database(hubLocation), busyTimeoutMilliseconds: 5_000)
+            _ = try ReplicaSync.run(path: path, hub: try hubAddress(), busyTimeoutMilliseconds: 5_000)
             let store = try InventoryStore(path: path)
             let origin = try store.read { try ReplicationTables(connection: store.database!).replica()!.replicaID }
             replicas.append(Replica(path: path, store: store, origin: origin))
         }
     }
 
+    deinit { server?.kill() }
+
     var context: Comment {
-        "seed \(seed) on a \(engine) hub (replay: STOCKROOM_SYNC_SEED=\(seed) swift test --filter SyncPropertyTests)"
+        "seed \(seed) on a \(engine) hub\(server == nil ? "" : " through stockroom serve") (replay: STOCKROOM_SYNC_SEED=\(seed) swift test --filter SyncPropertyTests)"
+    }
+
+    /// The hub a sync reaches: the database, or the server through a new relay.
+    func hubAddress() throws -> HubAddress {
+        guard let server else { return .database(hubLocation) }
+        return .server(try server.transport())
+    }
+
+    /// Kills the server (SIGKILL: nothing is flushed or finished) and starts another on the
+    /// same hub, at another port: the replicas are given its URL, as a moved server's.
+    func restartServer() throws {
+        server?.kill()
+        server = try HubServer(hubLocation, tokenFile: tokenFile)
+        serverStarts += 1
     }
 
     func play(steps: Int) throws {
@@ -273,7 +342,7 @@ private final class SyncRun {
         intentsPushed += waiting.count
         syncs += 1
         do {
-            _ = try ReplicaSync.run(path: replica.path, hub: .database(hubLocation), busyTimeoutMilliseconds: 5_000,
+            _ = try ReplicaSync.run(path: replica.path, hub: try hubAddress(), busyTimeoutMilliseconds: 5_000,
                                     afterHubCommit: { _ in if losingAnswer { throw LostAnswer() } })
             #expect(!losingAnswer || waiting.isEmpty, "the lost answer was not thrown; \(context)")
         } catch is LostAnswer {

@@ -58,8 +58,20 @@ enum HubProtocol {
     /// `GET /api/sync/items?after=ID`: a page of every item, in id order.
     struct Page: Codable {
         var items: [[String?]]
-        /// The id to ask after for the next page; nil on the last.
+        /// The id to ask after for the next page; nil on the last, sent as `null` (the
+        /// synthesized encoding would leave the member out).
         var next: String?
+
+        init(items: [[String?]], next: String?) {
+            self.items = items
+            self.next = next
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(items, forKey: .items)
+            try container.encode(next, forKey: .next)
+        }
     }
 
     /// The schema version of this program's migrations for SQLite, the replica's engine.
