@@ -23,7 +23,8 @@ scripts/fuzz.sh all 15 -seed=1 >&2
 
 # The seeds' view model as a library user builds it (Examples/InventoryApp, a package that
 # depends on this one by path): built without warnings and its tests run, before the main
-# suite so that the main runner's summary is the last thing printed.
+# suite so that the main runner's summary is the last thing printed. Its tests sync through the
+# `stockroom serve` built above (.build/debug), so they come after that build.
 (cd Examples/InventoryApp && swift build --build-tests -Xswiftc -warnings-as-errors && swift test --skip-build) >&2
 
 swift test --skip-build --parallel --num-workers 2 "$@"

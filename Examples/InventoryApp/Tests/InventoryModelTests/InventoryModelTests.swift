@@ -101,25 +101,8 @@ import Testing
         #expect(model.inventory.first?.status == .outOfStock(isOnBackOrder: false))
     }
 
-    /// Waits until `condition` holds, woken by the model's own change notifications
-    /// (Observation), never by a timer; a state that never comes fails by the suite's time limit.
+    /// Waits until `condition` holds (see ``ModelChanges``).
     func waitUntil(_ condition: @escaping @MainActor () -> Bool) async throws {
-        while !condition() {
-            await nextChange(of: model)
-        }
-    }
-
-    /// Returns at the model's next change.
-    private func nextChange(of model: InventoryModel) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            withObservationTracking {
-                _ = model.inventory
-                _ = model.isLoaded
-                _ = model.draft
-                _ = model.failure
-            } onChange: {
-                continuation.resume()
-            }
-        }
+        await ModelChanges.waitUntil(model, condition)
     }
 }
