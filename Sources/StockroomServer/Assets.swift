@@ -25,6 +25,11 @@ enum Assets {
         .actions { display: flex; flex-wrap: wrap; gap: .5rem; margin: 1rem 0; }
         .changed { background: #f5a62333; }
         pre { white-space: pre-wrap; }
+        .sync-state:empty { display: none; }
+        .facts { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: .25rem 1rem; }
+        .facts dt { font-weight: 600; } .facts dd { margin: 0; overflow-wrap: anywhere; }
+        .sides td { overflow-wrap: anywhere; } .sides th, .sides td { width: 33%; }
+        .actions form { margin: 0; }
         .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
         .swatch { display: inline-block; width: 1em; height: 1em; margin-right: .4em; vertical-align: -.15em; border: 1px solid #888; border-radius: 2px; }
         .swatch-black { background: #000; } .swatch-blue { background: #1e63d6; } .swatch-green { background: #1f9d3a; }
@@ -34,7 +39,7 @@ enum Assets {
         .counter form { display: inline-flex; gap: .25rem; margin: 0 .25rem .25rem 0; vertical-align: top; }
         .counter button { min-width: 2.75rem; min-height: 2.75rem; }
         .counter input[type=number] { width: 4.5rem; }
-        @media (max-width: 40rem) { input[type=text], input:not([type]), input[type=search] { width: 100%; } th, td { padding: .25rem; } }
+        @media (max-width: 40rem) { input[type=text], input:not([type]), input[type=search] { width: 100%; } th, td { padding: .25rem; } .facts { grid-template-columns: minmax(0, 1fr); } }
         @media (max-width: 40rem) {
           #items-table thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
           #items-table tr { display: flex; flex-wrap: wrap; gap: 0 .75rem; align-items: baseline; padding: .5rem 0; border-bottom: 1px solid #8884; }
@@ -46,7 +51,8 @@ enum Assets {
         """
 
     /// Live updates of an open list: the page listens to `/api/events` from the position it
-    /// was rendered at, and on any event fetches itself again and swaps the table, unless the
+    /// was rendered at (with the open conflicts' count), and on any event fetches itself again
+    /// and swaps the sync's line and the table, the table unless the
     /// keyboard focus is in it (a row's field or button), then as soon as focus leaves. The
     /// page works without it; with it, an item added by anyone shows as soon as it is
     /// committed (the stream is woken by the commit: docs/observation.md).
@@ -63,7 +69,14 @@ enum Assets {
               .then(function (response) { return response.ok ? response.text() : null; })
               .then(function (text) {
                 if (!text) return;
-                var fresh = new DOMParser().parseFromString(text, "text/html").getElementById("items");
+                var page = new DOMParser().parseFromString(text, "text/html");
+                // The sync's line (open conflicts, a replica's state): links only, swapped at once.
+                var state = page.getElementById("sync-state"), shown = document.getElementById("sync-state");
+                if (state && shown && state.outerHTML !== shown.outerHTML) {
+                  shown.innerHTML = state.innerHTML;
+                  shown.setAttribute("data-conflicts", state.getAttribute("data-conflicts"));
+                }
+                var fresh = page.getElementById("items");
                 var current = document.getElementById("items");
                 if (!fresh || !current || fresh.innerHTML === current.innerHTML) return;
                 // Not under the user's hands: swapping the rows would drop a number being typed
@@ -86,8 +99,17 @@ enum Assets {
               .catch(function () {})
               .then(function () { busy = false; if (again) { again = false; refresh(); } });
           }
-          var source = new EventSource("/api/events?after=" + encodeURIComponent(table.getAttribute("data-position") || "0"));
+          var state = document.getElementById("sync-state");
+          var source = new EventSource("/api/events?after=" + encodeURIComponent(table.getAttribute("data-position") || "0")
+                                       + (state ? "&include=conflicts" : ""));
           \(TagSpellings.jsonArray(TagSpellings.eventKinds)).forEach(function (kind) { source.addEventListener(kind, refresh); });
+          // A sync opens and closes conflicts, not always with an item's change: the stream says
+          // how many are open, and the page is fetched again when that is not what it shows.
+          source.addEventListener("conflicts", function (event) {
+            var shown = document.getElementById("sync-state"), open = null;
+            try { open = JSON.parse(event.data).open; } catch (error) { return; }
+            if (shown && String(open) !== shown.getAttribute("data-conflicts")) refresh();
+          });
         })();
         """
 

@@ -3,8 +3,8 @@ import StockroomStore
 import Synchronization
 
 /// The server's one ear on the database: a single observation of the history's last position
-/// (``StoreObservation``, woken by the commit itself: inotify on a file, `LISTEN` on
-/// PostgreSQL) whose every change wakes every event stream waiting on it. One watch and one
+/// and the open conflicts' count (``StoreObservation``, woken by the commit itself: inotify on
+/// a file, `LISTEN` on PostgreSQL) whose every change wakes every event stream waiting on it. One watch and one
 /// connection however many streams are open, and no stream wakes while nothing is committed.
 ///
 /// A stream takes a ``generation`` before it reads, and after a read that found nothing waits
@@ -71,8 +71,12 @@ final class CommitBroadcast: Sendable {
         let location = self.location, timeout = busyTimeoutMilliseconds
         let task = Task { [weak self] in
             while !Task.isCancelled {
-                let observation = StoreObservation(location: location, busyTimeout: .milliseconds(timeout)) { store in
-                    try store.items.lastEventPosition()
+                // The open conflicts too: a sync opens and closes them without always writing
+                // an item (a set whose every field was overtaken, a resolution keeping the
+                // hub's value), and the list page shows their count live.
+                let observation = StoreObservation(location: location, busyTimeout: .milliseconds(timeout),
+                                                   marks: { store in [Int64(try store.drafts.conflictCount())] }) { store in
+                    [try store.items.lastEventPosition(), Int64(try store.drafts.conflictCount())]
                 }
                 do {
                     for try await _ in observation {

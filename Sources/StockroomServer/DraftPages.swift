@@ -38,26 +38,9 @@ struct DraftPages: Sendable {
         }
         if entries.isEmpty { body += "<tr><td colspan=\"4\">No drafts.</td></tr>" }
         body += "</tbody></table></div>"
-        body += DraftPages.conflictsTable(all)
+        // The conflicts' drafts too, each resolved on its own page (ConflictPages).
+        if entries.count < all.count { body += "<h2>Conflicts to resolve</h2>" + ConflictPages.table(all) }
         return HTML.page("Drafts", body)
-    }
-
-    /// The conflicts' drafts (`resolving`), when there are any: why, the hub's item and the
-    /// replica's wanted one side by side, the replica and when it made the change.
-    static func conflictsTable(_ entries: [IdentifiedDraft]) -> String {
-        let conflicts = entries.compactMap { entry in entry.draft.openConflict.map { (entry.id, $0) } }
-        guard !conflicts.isEmpty else { return "" }
-        var body = """
-            <h2>Conflicts to resolve</h2>
-            <div class="scroll"><table><thead><tr><th scope="col">Draft</th><th scope="col">Why</th><th scope="col">Hub</th><th scope="col">Wanted</th><th scope="col">Replica</th><th scope="col">Made at</th></tr></thead><tbody id="conflicts">
-            """
-        for (id, conflict) in conflicts {
-            body += "<tr><td><a href=\"/drafts/\(id.lowercasedString)/wizard\">Review \(Presentation.shortID(id))</a></td>"
-            body += "<td title=\"\(HTML.escape(Presentation.explanation(of: conflict)))\">\(HTML.escape(Presentation.summary(of: conflict)))</td>"
-            body += "<td>\(HTML.escape(Presentation.hubText(of: conflict)))</td><td>\(HTML.escape(Presentation.wantedText(of: conflict)))</td>"
-            body += "<td>\(HTML.escape(Presentation.shortID(conflict.origin)))</td><td>\(HTML.escape(conflict.madeAt))</td></tr>"
-        }
-        return body + "</tbody></table></div>"
     }
 
     private func start(_ request: Request) async throws -> Response {

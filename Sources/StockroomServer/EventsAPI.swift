@@ -17,6 +17,10 @@ import TextFormats
 /// stream when anything is committed, by any process; each then reads the positions after
 /// the last one it sent (one indexed read through the pool). A quiet stream costs nothing.
 ///
+/// With `?include=conflicts` the stream also carries a `conflicts` event, `{"open":N}`, at once
+/// and whenever the number of open conflicts changes (a sync opens and closes them, not always
+/// with an item's change): the list page's live count. The broadcast observes that count too.
+///
 /// A stream open while the database cannot be reached (a PostgreSQL restart) stays open and
 /// reads again every ``retryPause`` until it can, then goes on from its last position: it
 /// delivers what was committed meanwhile, or ends with the server, never silently in between.
@@ -48,6 +52,22 @@ struct EventsAPI: Sendable {
         return position
     }
 
+    /// Whether the client asked for the open conflicts' count too (`?include=conflicts`).
+    static func includesConflicts(_ request: Request) throws -> Bool {
+        guard let text = Form(request.uri.query)["include"] else { return false }
+        guard text == "conflicts" else {
+            throw Problem(.badRequest, "include must be 'conflicts', not '\(RequestChecks.printable(text))'")
+        }
+        return true
+    }
+
+    /// The `conflicts` event: how many conflicts are open, sent at once and then whenever the
+    /// count changes. It has no `id`, so it does not move the position a reconnection resumes
+    /// after.
+    static func conflictsText(_ open: Int) -> String {
+        "event: conflicts\ndata: {\"open\":\(open)}\n\n"
+    }
+
     /// One event in the stream's syntax: its position as `id`, its kind as `event`, and the
     /// object `items history --format json` prints for it as `data`.
     static func text(_ event: PositionedItemEvent) -> String {
@@ -56,10 +76,13 @@ struct EventsAPI: Sendable {
 
     private func stream(_ request: Request) throws -> Response {
         let start = try EventsAPI.start(request)
+        let withConflicts = try EventsAPI.includesConflicts(request)
         let pool = self.pool, stopping = self.stopping, commits = self.commits
         let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-store"]
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             var last = start
+            // The count of open conflicts last sent, when the client asked for it.
+            var sentConflicts: Int?
             // While reads find the database unreachable: since when, for the keep-alives.
             var unreachableSince: ContinuousClock.Instant?
             // The first bytes at once, so the client knows the stream is open.
@@ -67,9 +90,14 @@ struct EventsAPI: Sendable {
             while !stopping.isStopped, !Task.isCancelled {
                 let generation = commits.generation
                 let after = last
-                let events: [PositionedItemEvent]
+                let events: [PositionedItemEvent], conflicts: Int?
                 do {
-                    events = try await pool.read { store in try store.items.events(after: after, limit: EventsAPI.batch) }
+                    (events, conflicts) = try await pool.read { store in
+                        try store.read {
+                            (try store.items.events(after: after, limit: EventsAPI.batch),
+                             withConflicts ? try store.drafts.conflictCount() : nil)
+                        }
+                    }
                 } catch where StoreFailure.meansUnreachable(error) {
                     // The server cannot be reached (PostgreSQL restarting): nothing is committed
                     // meanwhile, so the stream stays open and reads again soon, from its last
@@ -87,6 +115,10 @@ struct EventsAPI: Sendable {
                     continue
                 }
                 unreachableSince = nil
+                if let conflicts, conflicts != sentConflicts {
+                    try await writer.write(ByteBuffer(string: EventsAPI.conflictsText(conflicts)))
+                    sentConflicts = conflicts
+                }
                 if events.isEmpty {
                     switch await EventsAPI.wait(for: commits, after: generation) {
                     case .commit: continue

@@ -54,7 +54,7 @@ enum HTML {
             </head>
             <body>
             <header><nav aria-label="Main">
-            <a href="/">Items</a> <a href="/items/new">Add item</a> <a href="/drafts">Drafts</a> <a href="/import">Import</a> <a href="/export">Export</a>
+            <a href="/">Items</a> <a href="/items/new">Add item</a> <a href="/drafts">Drafts</a> <a href="/conflicts">Conflicts</a> <a href="/import">Import</a> <a href="/export">Export</a>
             </nav></header>
             <main>
             <h1>\(escape(title))</h1>

@@ -36,9 +36,13 @@ struct ItemPages: Sendable {
             return HTML.page("Items", HTML.message(problem.detail), status: problem.status)
         }
         let page = try await items.page(query, position: true)
+        // One read for the sync's line: the open conflicts, and on a replica its own state.
+        let (openConflicts, replica) = try await items.pool.read { store in
+            try store.read { (try store.drafts.conflictCount(), try store.replicaStatus()) }
+        }
         let statusChoices = [("", "any")] + ItemQuery.StatusFilter.allCases.map { ($0.text, $0.text) }
         let back = ItemPages.backQuery(form)
-        var body = (error.map { HTML.message($0) } ?? "") + """
+        var body = (error.map { HTML.message($0) } ?? "") + ConflictPages.syncState(openConflicts: openConflicts, replica: replica) + """
             <form class="filters" method="get" action="/" role="search">
             <div class="field"><label for="search">Search names</label>
             <input id="search" name="search" type="search" value="\(HTML.escape(form["search"] ?? ""))"></div>
@@ -122,6 +126,22 @@ struct ItemPages: Sendable {
         }
     }
 
+    /// What a refused form held, as far as it can be read, to show it again.
+    static func typed(_ form: Form, id: UUID = UUID.version7()) -> Item {
+        Item.assembling(id: id, name: form["name"] ?? "", color: form["color"].flatMap(Color.init(rawValue:)),
+                        status: (try? ItemPages.status(from: form)) ?? Item.defaultStatus) { optional in
+            (try? optional.parse(form[optional.field.key] ?? "")) ?? nil
+        }
+    }
+
+    /// The edit that makes any item `item`, every field but the id: what a whole form posted
+    /// for an item (or a conflict's draft) asks for.
+    static func replacement(by item: Item) -> ItemEdit {
+        var edit = ItemEdit(name: item.name, color: item.color.map { .set($0) } ?? .remove, status: item.status)
+        for optional in OptionalTextField.allCases { optional.set(optional.text(in: item), in: &edit) }
+        return edit
+    }
+
     static func form(_ request: Request, limit: Int) async throws -> Form {
         Form(try await RequestBody.text(request, limit: limit, accepting: ["application/x-www-form-urlencoded"]))
     }
@@ -133,12 +153,7 @@ struct ItemPages: Sendable {
             item = try ItemPages.item(from: form)
             try await items.insert(item)
         } catch {
-            let problem = Problem.from(error)
-            let shown = Item.assembling(id: UUID.version7(), name: form["name"] ?? "", color: form["color"].flatMap(Color.init(rawValue:)),
-                                        status: (try? ItemPages.status(from: form)) ?? Item.defaultStatus) { optional in
-                (try? optional.parse(form[optional.field.key] ?? "")) ?? nil
-            }
-            return ItemPages.newItemPage(shown, problem: problem)
+            return ItemPages.newItemPage(ItemPages.typed(form), problem: Problem.from(error))
         }
         return HTML.redirect("/items/\(item.id.lowercasedString)")
     }
@@ -204,10 +219,8 @@ struct ItemPages: Sendable {
             return ItemPages.itemPage(stored, version: version, events: events, message: nil,
                                       error: problem.detail + "; nothing was changed", status: problem.status)
         }
-        var edit = ItemEdit(name: wanted.name, color: wanted.color.map { .set($0) } ?? .remove, status: wanted.status)
-        for optional in OptionalTextField.allCases { optional.set(optional.text(in: wanted), in: &edit) }
         do {
-            _ = try await items.update(id, with: edit, ifVersion: version)
+            _ = try await items.update(id, with: ItemPages.replacement(by: wanted), ifVersion: version)
         } catch StoreError.versionConflict(_, let expected, let current) {
             let (now, _) = try await items.current(id)
             return ItemPages.conflictPage(mine: wanted, theirs: now, from: expected, to: current)

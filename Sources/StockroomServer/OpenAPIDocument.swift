@@ -147,7 +147,8 @@ enum OpenAPIDocument {
             "summary": "Server-Sent Events: one per history event committed by anyone, in commit order; `id` is the event's position (1, 2, 3, ... without gaps), `event` its kind, `data` the object of `items history --format json`. Reconnecting with Last-Event-ID resumes with nothing lost or repeated.",
             "parameters": [
               {"name": "Last-Event-ID", "in": "header", "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"}},
-              {"name": "after", "in": "query", "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"}, "description": "As Last-Event-ID, for clients that cannot set headers."}
+              {"name": "after", "in": "query", "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"}, "description": "As Last-Event-ID, for clients that cannot set headers."},
+              {"name": "include", "in": "query", "schema": {"type": "string", "enum": ["conflicts"]}, "description": "`conflicts`: the stream also carries `event: conflicts` with `data` `{\"open\": N}`, the number of open conflicts, at once and whenever it changes; it has no `id`."}
             ],
             "responses": {
               "200": {"description": "The stream, open until the client or the server stops", "content": {"text/event-stream": {"schema": {"type": "string"}}}},

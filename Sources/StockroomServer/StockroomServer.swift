@@ -45,6 +45,7 @@ public struct StockroomServer: Sendable {
         Assets.register(on: router)
         ItemPages(items: items, drafts: drafts).register(on: router)
         DraftPages(drafts: drafts).register(on: router)
+        ConflictPages(drafts: drafts).register(on: router)
         TransferPages(transfer: transfer).register(on: router)
         return router
     }

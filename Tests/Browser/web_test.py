@@ -343,9 +343,117 @@ def test_two_pages_selling_the_last_items(page, server):
         other.close()
 
 
+def replica_cli(server, replica, *arguments):
+    """`stockroom --db rN.sqlite ...` on a replica file beside the served hub."""
+    path = os.path.join(server.folder.name, replica)
+    result = subprocess.run([BIN, "--db", path, *arguments], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, f"stockroom --db {replica} {' '.join(arguments)}: {result.returncode} {result.stderr}"
+    return result.stdout
+
+
+def sync_status(server, replica):
+    return json.loads(replica_cli(server, replica, "sync", "status", "--format", "json"))
+
+
+def tab_to(page, name):
+    """Presses Tab until the focus is on the button `name`; fails when it never gets there."""
+    for _ in range(40):
+        if page.evaluate("document.activeElement && document.activeElement.textContent.trim()") == name:
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"the button {name!r} is not reachable with Tab")
+
+
+def test_conflicts_from_two_replicas(page, server):
+    # The served file is the hub; two replicas sync with it through the file, as a stall would.
+    mug = server.cli("items", "add", "--name", "Last mug", "--color", "white", "--quantity", "1").strip()
+    lamp = server.cli("items", "add", "--name", "Desk lamp", "--color", "white", "--quantity", "2").strip()
+    hub = server.db
+    for replica in ["r1.sqlite", "r2.sqlite"]:
+        replica_cli(server, replica, "sync", "--hub", hub)
+    page.goto(server.url)
+    expect(page.locator("#sync-state")).to_have_attribute("data-conflicts", "0")
+    expect(page.locator("#conflicts-link")).to_have_count(0)
+    # Offline, both sell the last mug and recolour the lamp.
+    for replica, colour in [("r1.sqlite", "red"), ("r2.sqlite", "blue")]:
+        replica_cli(server, replica, "items", "adjust", mug, "--by", "-1")
+        replica_cli(server, replica, "items", "update", lamp, "--color", colour)
+    assert json.loads(replica_cli(server, "r1.sqlite", "sync", "--format", "json"))["conflicts"] == 0
+    # The second reaches the hub after the first: the mug is oversold by one (the hub's item
+    # was already out of stock, so nothing of it changes), the lamp's colour overtaken.
+    started = time.monotonic()
+    assert json.loads(replica_cli(server, "r2.sqlite", "sync", "--format", "json"))["conflicts"] == 2
+    expect(page.locator("#conflict-count")).to_have_text("2", timeout=10_000)
+    print(f"  (the count reached the open list page {time.monotonic() - started:.2f} s after the sync)")
+    second = sync_status(server, "r2.sqlite")["replica"]
+    shot(page, "list-conflicts")
+
+    # The mug's conflict, resolved from the keyboard in a second page, the list staying open.
+    other = page.context.new_page()
+    other.set_viewport_size({"width": 375, "height": 800})
+    other.goto(server.url)
+    other.get_by_role("link", name="2 open conflicts to resolve").click()
+    other.get_by_role("link", name="Resolve Last mug").click()
+    facts = other.locator("#conflict-facts").inner_text()
+    assert second in facts and "oversold, 1 missing" in facts and "1 unit" in facts, facts
+    sides = other.locator("#conflict-sides").inner_text()
+    assert "Out of stock" in sides, sides
+    width = other.evaluate("document.documentElement.scrollWidth")
+    assert width <= 375, f"the conflict's page is {width} px wide at phone width"
+    shot(other, "conflict-phone")
+    other.locator("body").focus()
+    tab_to(other, "Keep the hub's value")
+    other.keyboard.press("Enter")
+    other.wait_for_url("**/conflicts?resolved=keep")
+    expect(other.locator(".notice")).to_have_text("Resolved: the hub's value was kept.")
+    expect(page.locator("#conflict-count")).to_have_text("1", timeout=10_000)
+    other.close()
+
+    # The lamp's, without JavaScript: edit, then save.
+    plain = page.context.browser.new_context(java_script_enabled=False)
+    try:
+        form = plain.new_page()
+        form.goto(server.url + "conflicts")
+        form.get_by_role("link", name="Resolve Desk lamp").click()
+        sides = form.locator("#conflict-sides").inner_text()
+        assert "red" in sides and "blue" in sides, sides
+        expect(form.get_by_label("Colour")).to_have_value("blue")  # the draft starts as the replica's
+        form.get_by_label("Colour").select_option("green")
+        form.get_by_role("button", name="Save this as the resolution").click()
+        form.wait_for_url("**/conflicts?resolved=save")
+        expect(form.locator("#no-conflicts")).to_have_count(1)
+    finally:
+        plain.close()
+    expect(page.locator("#conflicts-link")).to_have_count(0, timeout=10_000)
+    expect(page.locator("#sync-state")).to_have_attribute("data-conflicts", "0")
+
+    # Both replicas sync again: no conflict left on either, and each holds the hub's choices.
+    for replica in ["r1.sqlite", "r2.sqlite"]:
+        replica_cli(server, replica, "sync")
+        assert sync_status(server, replica)["conflicts"] == 0, replica
+        shown = json.loads(replica_cli(server, replica, "items", "show", lamp, "--format", "json"))
+        assert shown["color"] == "green", (replica, shown)
+        assert item_status(server, mug) == {"case": "outOfStock", "isOnBackOrder": False}
+
+
+def test_replica_state_on_its_own_server(page, server):
+    # The served file becomes a replica of a hub beside it: its list page says what waits.
+    hub = os.path.join(server.folder.name, "hub.sqlite")
+    subprocess.run([BIN, "--db", hub, "migrate", "up"], capture_output=True, timeout=120, check=True)
+    page.goto(server.url)
+    expect(page.locator("#replica-state")).to_have_count(0)
+    server.cli("sync", "--hub", hub)
+    last = json.loads(server.cli("sync", "status", "--format", "json"))["lastSync"]
+    server.cli("items", "add", "--name", "Sold at the stall")
+    expect(page.locator("#items")).to_contain_text("Sold at the stall", timeout=10_000)
+    expect(page.locator("#pending-count")).to_have_text("1")
+    expect(page.locator("#last-sync")).to_have_text(last)
+
+
 TESTS = [test_filter_and_search, test_add_edit_and_stale_edit, test_delete, test_wizard,
          test_import_with_bad_row, test_export_bytes, test_live_update_and_phone_width,
-         test_counter_row, test_two_pages_selling_the_last_items]
+         test_counter_row, test_two_pages_selling_the_last_items, test_conflicts_from_two_replicas,
+         test_replica_state_on_its_own_server]
 
 
 def main():

@@ -23,14 +23,28 @@ public struct StoreObservation<Value: Sendable & Equatable>: AsyncSequence, Send
     /// How long a read waits for a writer's lock (SQLite).
     public let busyTimeout: Duration
     private let read: @Sendable (InventoryStore) throws -> Value
+    /// What a commit must move for the value to be read again: the history's last position,
+    /// and what ``init(location:busyTimeout:marks:read:)`` adds.
+    private let marks: @Sendable (InventoryStore) throws -> [Int64]
 
     /// Observes the value `read` returns, at `location`. `read` runs on the observation's
     /// thread, in one read transaction (one snapshot).
     public init(location: DatabaseLocation, busyTimeout: Duration = .seconds(5),
                 read: @escaping @Sendable (InventoryStore) throws -> Value) {
+        self.init(location: location, busyTimeout: busyTimeout, marks: { _ in [] }, read: read)
+    }
+
+    /// Observes the value `read` returns, read again after a commit that moved the history's
+    /// last position or changed what `marks` returns: for a value that changes without
+    /// history (the open conflicts, whose drafts a sync opens and closes without writing an
+    /// item). `marks` runs at each wake, so it must be a cheap read (a count).
+    package init(location: DatabaseLocation, busyTimeout: Duration = .seconds(5),
+                 marks: @escaping @Sendable (InventoryStore) throws -> [Int64],
+                 read: @escaping @Sendable (InventoryStore) throws -> Value) {
         self.location = location
         self.busyTimeout = busyTimeout
         self.read = read
+        self.marks = { store in [try store.items.lastEventPosition()] + (try marks(store)) }
     }
 
     public func makeAsyncIterator() -> Iterator { Iterator(observation: self) }
@@ -42,21 +56,21 @@ public struct StoreObservation<Value: Sendable & Equatable>: AsyncSequence, Send
 
         init(observation: StoreObservation) {
             let location = observation.location, timeout = observation.busyTimeout.clampedMilliseconds
-            let read = observation.read
+            let read = observation.read, marks = observation.marks
             lifetime = ProducerLifetime(BlockingProducer(name: "stockroom-observation", stop: StopSignal()) { stop in
                 let reader = try ObservedStore(location: location, busyTimeoutMilliseconds: timeout)
-                var seen: (position: Int64, value: Value)?
+                var seen: (marks: [Int64], value: Value)?
                 return {
                     while !stop.isStopped {
-                        if let last = seen?.position {
-                            guard try reader.waitForCommit(stop: stop, until: { try $0.items.lastEventPosition() != last }) else {
+                        if let last = seen?.marks {
+                            guard try reader.waitForCommit(stop: stop, until: { try marks($0) != last }) else {
                                 return nil
                             }
                         }
-                        // The position first, in the same snapshot: a commit after the read
-                        // is then seen as a change by the next wait.
+                        // The marks first, in the same snapshot: a commit after the read is
+                        // then seen as a change by the next wait.
                         let fresh = try reader.retrying(stop: stop) { store in
-                            try store.read { (try store.items.lastEventPosition(), try read(store)) }
+                            try store.read { (try marks(store), try read(store)) }
                         }
                         guard let fresh else { return nil }
                         let changed = seen.map { $0.value != fresh.1 } ?? true

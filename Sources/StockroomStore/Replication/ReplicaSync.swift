@@ -107,15 +107,14 @@ package enum ReplicaSync {
 
     /// The state of the replica at `path`, read only.
     package static func status(path: String) throws -> ReplicaStatus {
-        guard let record = try rememberedRecord(path: path) else {
+        guard try rememberedRecord(path: path) != nil else {
             throw SyncError.notAReplica(path: path, attaching: false)
         }
         let store = try InventoryStore.reading(path: path, contents: .items)
         guard let database = store.database else { throw SyncError.replicaOnServer }
         return try database.readTransaction {
-            ReplicaStatus(hub: record.hubURI, replica: record.replicaID,
-                       pending: try ReplicationTables(connection: database).pendingCount(),
-                       lastSync: record.lastSync, conflicts: try ConflictDrafts(connection: database).count())
+            guard let status = try ReplicaStatus.read(from: database) else { throw SyncError.notAReplica(path: path, attaching: false) }
+            return status
         }
     }
 

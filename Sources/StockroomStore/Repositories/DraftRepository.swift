@@ -98,6 +98,12 @@ public struct DraftRepository {
         try storage.openConflicts()
     }
 
+    /// How many conflicts are open: one count, no draft decoded (the list page's, at each
+    /// commit the server observes).
+    package func conflictCount() throws -> Int {
+        try storage.conflictCount()
+    }
+
     /// Resolves a full draft id or a unique prefix of at least 4 characters, in any letter case.
     public func resolveID(_ text: String) throws -> UUID {
         try storage.resolveDraftID(text)
@@ -127,6 +133,7 @@ protocol DraftStorage: StoreConnection {
     func removeConflict(id: UUID) throws -> Bool
     func conflictDraft(id: UUID) throws -> IdentifiedDraft?
     func openConflicts() throws -> [IdentifiedDraft]
+    func conflictCount() throws -> Int
 }
 
 extension DraftStorage {
@@ -146,6 +153,7 @@ extension DraftStorage {
     func removeConflict(id: UUID) throws -> Bool { try records.removeConflict(id: id) }
     func conflictDraft(id: UUID) throws -> IdentifiedDraft? { try records.conflictDraft(id: id) }
     func openConflicts() throws -> [IdentifiedDraft] { try records.openConflicts() }
+    func conflictCount() throws -> Int { try records.conflictCount() }
 }
 
 /// The `drafts` table on one engine's connection: what ``DraftRepository`` does, written once.
@@ -179,7 +187,9 @@ struct DraftRecords<Connection: StoreConnection> {
     }
 
     func open(_ conflict: Conflict) throws -> Bool {
-        try insert(Draft.resolution(of: conflict), id: conflict.id, sql: DraftsTable.insertSkippingExistingSQL) > 0
+        let opened = try insert(Draft.resolution(of: conflict), id: conflict.id, sql: DraftsTable.insertSkippingExistingSQL) > 0
+        if opened { try notifyConflictObservers() }
+        return opened
     }
 
     func removeConflict(id: UUID) throws -> Bool {
@@ -188,7 +198,28 @@ struct DraftRecords<Connection: StoreConnection> {
                 try statement.bind(id, at: 0)
                 try statement.run()
             }
-            return connection.changes > 0
+            let removed = connection.changes > 0
+            if removed { try notifyConflictObservers() }
+            return removed
+        }
+    }
+
+    /// Tells PostgreSQL's observers (``NotificationCommitWatch``) that the open conflicts
+    /// changed: a conflict opened or closed without an item's change (a set every field of
+    /// which was overtaken, a resolution keeping the hub's value) adds no history, whose
+    /// trigger is what notifies. Delivered at commit, never for a rollback. A file needs
+    /// nothing: its watch hears every write.
+    private func notifyConflictObservers() throws {
+        guard connection.dialect == .postgres else { return }
+        try connection.withStatement("SELECT pg_notify('\(NotificationCommitWatch.channel)', '')") { statement in
+            _ = try statement.step()
+        }
+    }
+
+    func conflictCount() throws -> Int {
+        try connection.withStatement(DraftsTable.countConflicts) { statement in
+            _ = try statement.step()
+            return statement.int(at: 0)
         }
     }
 

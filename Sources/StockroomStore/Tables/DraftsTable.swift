@@ -63,6 +63,8 @@ enum DraftsTable {
     static let selectConflicts = "SELECT \(selectColumns) FROM \(name) WHERE \(isConflict) ORDER BY created_at, \(key)"
     static let deleteConflictByID = "DELETE FROM \(name) WHERE \(key) = ? AND \(isConflict)"
     static let count = "SELECT count(*) FROM \(name)"
+    /// How many conflicts are open.
+    static let countConflicts = "SELECT count(*) FROM \(name) WHERE \(isConflict)"
 
     /// Decodes one row selected with ``selectColumns``.
     static func decode<Source: ColumnSource>(_ statement: Source) throws -> IdentifiedDraft {
