@@ -51,6 +51,9 @@ public final class HTTPHubTransport: HubTransport {
         configuration.tlsConfiguration = tls
         configuration.redirectConfiguration = .disallow
         configuration.timeout = .init(connect: .seconds(10))
+        // A server that refuses the connection fails the sync at once (exit 75): the next sync
+        // is the retry, and a person waiting at a stall should not wait out the timeout.
+        configuration.connectionPool.retryConnectionEstablishment = false
         self.url = url
         base = url.hasSuffix("/") ? String(url.dropLast()) : url
         self.token = token

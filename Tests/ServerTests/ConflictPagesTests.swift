@@ -199,7 +199,7 @@ import Testing
             let list = try await client.send(.get, "/")
             #expect(!list.text.contains("replica-state"), "not a replica yet")
         }
-        _ = try ReplicaSync.run(path: path, hub: .file(hubPath), busyTimeoutMilliseconds: 5_000)
+        _ = try ReplicaSync.run(path: path, hub: .database(.file(hubPath)), busyTimeoutMilliseconds: 5_000)
         let lastSync = try #require(try ReplicaSync.status(path: path).lastSync)
         try fixture.store().items.insert(Item(name: "Sold at the stall"))
         try await fixture.test { client in
