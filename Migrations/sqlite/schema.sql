@@ -445,6 +445,10 @@ CREATE TABLE sync_replica (
     capturing INTEGER NOT NULL DEFAULT 1 CHECK (capturing IN (0, 1))
 ) STRICT;
 
+CREATE TABLE sync_rereads (
+    item_id TEXT NOT NULL PRIMARY KEY CHECK (length(item_id) = 36)
+) STRICT, WITHOUT ROWID;
+
 CREATE INDEX drafts_by_created ON drafts (created_at, id);
 
 CREATE UNIQUE INDEX drafts_new_item_once ON drafts (item_id) WHERE kind IN ('adding', 'duplicating');

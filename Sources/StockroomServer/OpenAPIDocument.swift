@@ -397,9 +397,12 @@ enum OpenAPIDocument {
           "SyncHub": {"type": "object", "required": ["hub", "protocolVersion", "schemaVersion", "largestBatch", "readOnly"], "properties": {
             "hub": {"type": "string", "format": "uuid"}, "protocolVersion": {"type": "integer"}, "schemaVersion": {"type": "integer"},
             "largestBatch": {"type": "integer"}, "readOnly": {"type": "boolean"}, "replicaOf": {"type": ["string", "null"]}}},
-          "SyncBatch": {"type": "object", "required": ["replica", "schemaVersion", "columns", "intents"], "properties": {
-            "replica": {"type": "string", "format": "uuid"}, "schemaVersion": {"type": "integer"},
-            "columns": {"type": "array", "items": {"type": "string"}}, "intents": {"type": "array", "maxItems": 500, "items": {"$ref": "#/components/schemas/SyncRow"}}}},
+          "SyncBatch": {"type": "object", "required": ["replica", "machine", "path", "schemaVersion", "columns", "intents"], "properties": {
+            "replica": {"type": "string", "format": "uuid"},
+            "machine": {"type": "string", "minLength": 1, "description": "The machine the replica registered on: the hub binds the replica's id to it and the path"},
+            "path": {"type": "string", "minLength": 1}, "schemaVersion": {"type": "integer"},
+            "columns": {"type": "array", "items": {"type": "string"}}, "intents": {"type": "array", "maxItems": 500, "items": {"$ref": "#/components/schemas/SyncRow"}},
+            "reread": {"type": "array", "items": {"type": "string", "format": "uuid"}, "description": "Items whose rows the answer carries too: those a sync killed after its push left to re-read"}}},
           "SyncApplied": {"type": "object", "required": ["applied", "alreadyApplied", "conflictsOpened", "items"], "properties": {
             "applied": {"type": "integer"}, "alreadyApplied": {"type": "integer"}, "conflictsOpened": {"type": "integer"},
             "items": {"type": "array", "items": {"$ref": "#/components/schemas/SyncRow"}}}},

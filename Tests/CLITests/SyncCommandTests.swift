@@ -598,6 +598,34 @@ extension SyncCommandTests {
         #expect(try world.run(world.hub, "items", "show", id).stdout.contains("Tent, 3 people"))
     }
 
+    @Test("A sync killed after its push, before its pull: the next sync re-reads the pushed items, so a resolution the hub refused does not stay on the replica", arguments: hubKinds)
+    func killedBetweenPushAndPull(kind: HubKind) throws {
+        let world = try World(kind)
+        let stall = world.replica("stall"), van = world.replica("van")
+        let id = try world.add(world.hub, "Tent", quantity: 1)
+        try world.sync(stall)
+        try world.sync(van)
+        #expect(try world.run(stall, "items", "update", id, "--name", "Tent, 2 people").status == 0)
+        #expect(try world.run(world.hub, "items", "update", id, "--name", "Tent, 3 people").status == 0)
+        try world.sync(stall)
+        try world.sync(van)
+        let draftID = try #require(try Self.conflictDrafts(world, van).first?["id"] as? String)
+        #expect(try world.run(stall, "draft", "cancel", draftID).status == 0)
+        #expect(try world.sync(stall)["conflicts"] == 0)
+        // The van saves its own name: written on the van at once, refused by the hub (resolved
+        // meanwhile), which writes nothing to the item.
+        #expect(try world.run(van, "draft", "edit", draftID, "--name", "Tent, 4 people").status == 0)
+        #expect(try world.run(van, "draft", "save", draftID).status == 0)
+        let killed = try world.run(van, arguments: world.syncArguments(), environment: ["STOCKROOM_SYNC_KILL_AT": "after-push"])
+        #expect(killed.status == 128 + SIGKILL, "\(killed)")
+        #expect(try Processes.sqlite3(van, "SELECT count(*) FROM sync_rereads").output != "0")
+
+        try world.sync(van, hub: false)
+        #expect(try world.run(van, "items", "show", id).stdout.contains("Tent, 3 people"), "the hub's name, re-read")
+        #expect(try world.export(van) == world.export(world.hub))
+        #expect(try Processes.sqlite3(van, "SELECT count(*) FROM sync_rereads").output == "0")
+    }
+
     @Test("`events --follow` on the hub shows a replica's change as it lands, with its origin")
     func followTheHub() throws {
         let world = try World(postgres: false)

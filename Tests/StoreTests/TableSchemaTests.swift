@@ -25,6 +25,7 @@ import Testing
     static let describedOnSQLite: [(name: String, columns: [String], key: [String])] = [
         (SyncReplicaTable.name, SyncReplicaTable.columns, [SyncReplicaTable.key]),
         (SyncIntentsTable.name, SyncIntentsTable.columns, [SyncIntentsTable.key]),
+        (SyncRereadsTable.name, SyncRereadsTable.columns, [SyncRereadsTable.key]),
     ]
 
     /// The tables whose names must not be spelled outside their type.

@@ -72,6 +72,31 @@ struct ReplicationTables<Connection: StoreConnection> {
         try connection.execute(SyncReplicaTable.setCapturing(capturing))
     }
 
+    /// The items to re-read at the next pull: those of intents the hub applied whose pull has
+    /// not committed (a sync killed between the two).
+    func rereads() throws -> Set<UUID> {
+        try connection.withStatement(SyncRereadsTable.selectAll) { statement in
+            var ids = Set<UUID>()
+            while try statement.step() { if let id = statement.uuid(at: 0) { ids.insert(id) } }
+            return ids
+        }
+    }
+
+    /// Remembers `ids` to re-read, in the transaction that empties the outbox of their intents.
+    func addRereads(_ ids: Set<UUID>) throws {
+        for id in ids {
+            try connection.withStatement(SyncRereadsTable.insert) { statement in
+                try statement.bind(id, at: 0)
+                try statement.run()
+            }
+        }
+    }
+
+    /// Forgets every item to re-read: the pull that read them commits.
+    func clearRereads() throws {
+        try connection.execute(SyncRereadsTable.deleteAll)
+    }
+
     /// How many intents wait to be pushed.
     func pendingCount() throws -> Int {
         guard connection.dialect == .sqlite, try connection.tableExists(SyncIntentsTable.name) else { return 0 }

@@ -94,12 +94,15 @@ package enum ReplicaSync {
         let record = try replicaStore.write { () throws -> ReplicaRecord in
             try register(replica, hubID: hubID, hubAddress: hub.rememberedAddress, path: path)
         }
-        try hub.introduce(record)
+        // The items a sync killed after its push and before its pull left to re-read.
+        let rereads = try replicaStore.read { try ReplicationTables(connection: replica).rereads() }
+        try hub.introduce(record, rereading: rereads)
         var summary = SyncReport()
         let pushed = try push(from: replicaStore, replica, to: hub, as: record,
                               afterHubCommit: afterHubCommit, progress: progress)
         summary.pushed = pushed.applied
-        summary.pulled = try pull(into: replicaStore, replica, from: hub, judged: pushed.items, progress: progress)
+        SyncFault.pass(.afterPush)
+        summary.pulled = try pull(into: replicaStore, replica, from: hub, judged: pushed.items.union(rereads), progress: progress)
         summary.pending = try ReplicationTables(connection: replica).pendingCount()
         summary.conflicts = try ConflictDrafts(connection: replica).count()
         return summary
@@ -212,8 +215,12 @@ package enum ReplicaSync {
             let applied = try hub.apply(batch, from: record)
             SyncFault.pass(.afterHubCommit)
             try afterHubCommit(batch.intents)
-            try replicaStore.write { try outbox.removeThrough(last.sequence) }
-            items.formUnion(batch.intents.judgedItems)
+            let judged = batch.intents.judgedItems
+            try replicaStore.write {
+                try outbox.removeThrough(last.sequence)
+                try ReplicationTables(connection: replica).addRereads(judged)
+            }
+            items.formUnion(judged)
             pushed += applied.applied
             done += batch.intents.count
             progress(.pushing(done: done, of: max(total, done)))
@@ -276,6 +283,7 @@ package enum ReplicaSync {
                 updated.pulledPosition = position
                 updated.lastSync = Timestamp.now()
                 try tables.save(updated)
+                try tables.clearRereads()
                 try tables.setCapturing(true)
                 SyncFault.pass(.pullWritten)
                 return pulled

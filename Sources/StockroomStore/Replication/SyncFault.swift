@@ -7,6 +7,8 @@ import Glibc
 package enum SyncFault: String, Sendable {
     /// The hub committed a batch; the replica has not yet removed it from its outbox.
     case afterHubCommit = "after-hub-commit"
+    /// The push ended (the outbox emptied of what the hub applied); the pull has not begun.
+    case afterPush = "after-push"
     /// The pull wrote the hub's rows into the replica's transaction, not yet committed.
     case pullWritten = "pull-written"
 

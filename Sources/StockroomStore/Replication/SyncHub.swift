@@ -26,8 +26,9 @@ protocol SyncHub {
 
     /// Tells the hub where `replica` registered, before its first push can: a served hub binds
     /// the replica's id to that place (``HubOrigins``), so that no other replica can push under
-    /// it, even one that pushed nothing yet.
-    func introduce(_ replica: ReplicaRecord) throws
+    /// it, even one that pushed nothing yet; and asks for the items a killed sync left to
+    /// re-read (`rereading`), which a direct hub reads at the pull.
+    func introduce(_ replica: ReplicaRecord, rereading: Set<UUID>) throws
 
     /// Applies one batch of `replica`'s in one hub transaction, skipping intents it applied
     /// before.
@@ -107,7 +108,7 @@ struct DirectHub: SyncHub {
 
     func refusePush(waiting: Int) throws {}
 
-    func introduce(_ replica: ReplicaRecord) throws {}
+    func introduce(_ replica: ReplicaRecord, rereading: Set<UUID>) throws {}
 
     func apply(_ batch: OutboxBatch, from replica: ReplicaRecord) throws -> AppliedBatch {
         try store.write {

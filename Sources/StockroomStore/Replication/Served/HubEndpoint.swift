@@ -48,6 +48,7 @@ package struct HubEndpoint: Sendable {
         let machine: String
         let path: String
         let intents: [OutboxIntent]
+        let reread: Set<UUID>
     }
 
     /// Reads the body of `POST /api/sync/batches`.
@@ -77,9 +78,16 @@ package struct HubEndpoint: Sendable {
         if let short = batch.intents.firstIndex(where: { $0.count != batch.columns.count }) {
             throw HubRefusal(status: 400, detail: "intent \(short + 1) has \(batch.intents[short].count) values for \(batch.columns.count) columns")
         }
+        var reread = Set<UUID>()
+        for text in batch.reread ?? [] {
+            guard let id = UUID(uuidString: text), id.lowercasedString == text else {
+                throw HubRefusal(status: 400, detail: "reread '\(text)' is not a lowercase UUID")
+            }
+            reread.insert(id)
+        }
         do {
             return ParsedBatch(origin: origin, machine: batch.machine, path: batch.path,
-                               intents: try OutboxIntents<Database>.decode(rows: batch.intents, origin: origin))
+                               intents: try OutboxIntents<Database>.decode(rows: batch.intents, origin: origin), reread: reread)
         } catch {
             throw HubRefusal(status: 422, detail: "an intent does not decode: \(error)")
         }
@@ -94,7 +102,7 @@ package struct HubEndpoint: Sendable {
         func apply<Connection: StoreConnection>(_ hub: Connection) throws -> HubProtocol.Applied {
             try HubOrigins(connection: hub).bind(batch.origin, machine: batch.machine, path: batch.path)
             let outcome = try HubApplication(connection: hub).apply(batch.intents)
-            let items = try HubChanges(connection: hub).items(batch.intents.judgedItems)
+            let items = try HubChanges(connection: hub).items(batch.intents.judgedItems.union(batch.reread))
             return HubProtocol.Applied(applied: outcome.applied, alreadyApplied: outcome.alreadyApplied,
                                        conflictsOpened: outcome.conflictsOpened, items: items.map(HubProtocol.row))
         }

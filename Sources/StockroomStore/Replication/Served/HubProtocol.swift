@@ -38,6 +38,9 @@ enum HubProtocol {
         var schemaVersion: Int
         var columns: [String]
         var intents: [[String?]]
+        /// Items whose rows the answer must carry beyond the batch's: those a sync killed
+        /// after its push and before its pull left to re-read.
+        var reread: [String]?
     }
 
     /// The answer to a batch: what the hub did, and how it holds the batch's items after it

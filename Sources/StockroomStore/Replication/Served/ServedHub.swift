@@ -43,15 +43,20 @@ final class ServedHub: SyncHub {
 
     /// An empty batch: it binds the replica's id on the hub. A read-only server takes no batch,
     /// and no push either: nothing could be pushed under the id there.
-    func introduce(_ replica: ReplicaRecord) throws {
+    func introduce(_ replica: ReplicaRecord, rereading: Set<UUID>) throws {
         guard info?.readOnly != true else { return }
-        _ = try apply(OutboxBatch(rows: [], intents: []), from: replica)
+        _ = try apply(OutboxBatch(rows: [], intents: []), from: replica, rereading: rereading)
     }
 
     func apply(_ batch: OutboxBatch, from replica: ReplicaRecord) throws -> AppliedBatch {
+        try apply(batch, from: replica, rereading: [])
+    }
+
+    private func apply(_ batch: OutboxBatch, from replica: ReplicaRecord, rereading: Set<UUID>) throws -> AppliedBatch {
         let document = HubProtocol.Batch(replica: replica.replicaID.lowercasedString, machine: replica.machineID, path: replica.path,
                                          schemaVersion: HubProtocol.schemaVersion,
-                                         columns: OutboxIntents<Database>.rowColumns, intents: batch.rows)
+                                         columns: OutboxIntents<Database>.rowColumns, intents: batch.rows,
+                                         reread: rereading.isEmpty ? nil : rereading.map(\.lowercasedString).sorted())
         let body = try send(HubRequest(method: "POST", path: "/api/sync/batches", body: HubProtocol.encode(document)), pushing: true)
         let answer = try HubProtocol.decoded(HubProtocol.Applied.self, from: body, hub: description)
         for row in answer.items {

@@ -15,3 +15,12 @@ CREATE TABLE sync_origins (
     -- Its first batch through a server (ISO-8601 UTC).
     first_seen TEXT NOT NULL CHECK (first_seen GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T*Z')
 ) STRICT;
+
+-- A REPLICA remembers the items of the intents its hub applied until the pull that makes them
+-- the hub's commits: filled in the transaction that empties the outbox, emptied by the pull's.
+-- A sync killed between the two re-reads them at its next pull; without it, an item the hub
+-- wrote nothing to (a resolution of a conflict resolved elsewhere first) would keep the
+-- replica's own write for ever.
+CREATE TABLE sync_rereads (
+    item_id TEXT NOT NULL PRIMARY KEY CHECK (length(item_id) = 36)
+) STRICT, WITHOUT ROWID;

@@ -1,6 +1,7 @@
 -- Replicas that push through `stockroom serve` (issue 36): where each replica registered, so
--- that no replica pushes under another's origin. Migrations/sqlite/0014_sync_origins.sql has
--- the why; this file keeps the two engines at the same versions and names.
+-- that no replica pushes under another's origin. Migrations/sqlite/0014_origins_and_rereads.sql
+-- has the why, and the replica's table a server never needs (replicas are SQLite files); this
+-- file keeps the two engines at the same versions and names.
 
 CREATE TABLE sync_origins (
     replica_id text COLLATE "C" NOT NULL PRIMARY KEY
