@@ -24,6 +24,14 @@ import Testing
     }
 
     static let token = "sync-token-0123456789abcdef"
+
+    /// The token in a file only its owner reads, as a server and a replica are given it.
+    static func tokenFile(in world: World) throws -> String {
+        let path = world.directory.path("token")
+        try (token + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        chmod(path, 0o600)
+        return path
+    }
     static var bearer: [String: String] { ["Authorization": "Bearer \(token)"] }
 
     @Test("A server hub needs a token, on loopback too: none, a wrong one or a server without one exits 77 with nothing changed; STOCKROOM_TOKEN works; a token file others can read gets a warning")
@@ -71,9 +79,7 @@ import Testing
     func readOnlyServer() throws {
         let world = try World(.file)
         let id = try world.add(world.hub, "Ladder", quantity: 2)
-        let tokenFile = world.directory.path("token")
-        try (Self.token + "\n").write(toFile: tokenFile, atomically: true, encoding: .utf8)
-        chmod(tokenFile, 0o600)
+        let tokenFile = try Self.tokenFile(in: world)
         let (server, url, port) = try Self.serve(world.hub, ["--read-only", "--token-file", tokenFile])
         defer { _ = server }
         let stall = world.replica("stall")
@@ -165,9 +171,7 @@ import Testing
     @Test("A server killed after committing a batch, before answering: the replica exits 75 keeping every change; after a restart each intent is applied once", arguments: [false, true])
     func serverKilledMidBatch(postgres: Bool) throws {
         let world = try World(postgres ? .postgres : .file)
-        let tokenFile = world.directory.path("token")
-        try (Self.token + "\n").write(toFile: tokenFile, atomically: true, encoding: .utf8)
-        chmod(tokenFile, 0o600)
+        let tokenFile = try Self.tokenFile(in: world)
         let stall = world.replica("stall")
         var ids: [String] = []
         for number in 1...4 { ids.append(try world.add(stall, "Crate \(number)", quantity: number)) }
@@ -190,9 +194,7 @@ import Testing
     @Test("HTTPS through a TLS proxy: trusted with --ca-file for a private CA; without it the certificate is refused, exit 75, nothing changed")
     func httpsThroughAProxy() throws {
         let world = try World(.file)
-        let tokenFile = world.directory.path("token")
-        try (Self.token + "\n").write(toFile: tokenFile, atomically: true, encoding: .utf8)
-        chmod(tokenFile, 0o600)
+        let tokenFile = try Self.tokenFile(in: world)
         let certificates = try TestCertificates(in: world.directory)
         let certificate = world.directory.path("server.crt"), key = world.directory.path("server.key")
         try certificates.serverCertificate.write(toFile: certificate, atomically: true, encoding: .utf8)
@@ -223,9 +225,7 @@ import Testing
     @Test("A server of another protocol or schema version, or one that is not a hub, is refused in one line naming both versions, with nothing changed")
     func versionsRefused() throws {
         let world = try World(.file)
-        let tokenFile = world.directory.path("token")
-        try (Self.token + "\n").write(toFile: tokenFile, atomically: true, encoding: .utf8)
-        chmod(tokenFile, 0o600)
+        let tokenFile = try Self.tokenFile(in: world)
         let stall = world.replica("stall")
         _ = try world.add(stall, "Sieve", quantity: 2)
         let version = try Processes.sqlite3(stall, "SELECT max(version) FROM schema_migrations").output

@@ -573,9 +573,8 @@ extension SyncCommandTests {
 }
 
 extension SyncCommandTests {
-    @Test("Two replicas resolve one conflict differently: the first to reach the hub wins, the second becomes a new conflict", arguments: hubKinds)
-    func twoResolutionsOfOneConflict(kind: HubKind) throws {
-        let world = try World(kind)
+    /// A conflict both replicas hold: the stall renamed the tent while the hub renamed it too.
+    static func tentConflict(_ world: World) throws -> (stall: String, van: String, item: String, draft: String) {
         let stall = world.replica("stall"), van = world.replica("van")
         let id = try world.add(world.hub, "Tent", quantity: 1)
         try world.sync(stall)
@@ -584,7 +583,14 @@ extension SyncCommandTests {
         #expect(try world.run(world.hub, "items", "update", id, "--name", "Tent, 3 people").status == 0)
         try world.sync(stall)
         try world.sync(van)
-        let draftID = try #require(try Self.conflictDrafts(world, van).first?["id"] as? String)
+        let draftID = try #require(try conflictDrafts(world, van).first?["id"] as? String)
+        return (stall, van, id, draftID)
+    }
+
+    @Test("Two replicas resolve one conflict differently: the first to reach the hub wins, the second becomes a new conflict", arguments: hubKinds)
+    func twoResolutionsOfOneConflict(kind: HubKind) throws {
+        let world = try World(kind)
+        let (stall, van, id, draftID) = try Self.tentConflict(world)
         // The stall cancels (keeps the hub's name); the van saves its own choice.
         #expect(try world.run(stall, "draft", "cancel", draftID).status == 0)
         #expect(try world.run(van, "draft", "edit", draftID, "--name", "Tent, 4 people").status == 0)
@@ -601,15 +607,7 @@ extension SyncCommandTests {
     @Test("A sync killed after its push, before its pull: the next sync re-reads the pushed items, so a resolution the hub refused does not stay on the replica", arguments: hubKinds)
     func killedBetweenPushAndPull(kind: HubKind) throws {
         let world = try World(kind)
-        let stall = world.replica("stall"), van = world.replica("van")
-        let id = try world.add(world.hub, "Tent", quantity: 1)
-        try world.sync(stall)
-        try world.sync(van)
-        #expect(try world.run(stall, "items", "update", id, "--name", "Tent, 2 people").status == 0)
-        #expect(try world.run(world.hub, "items", "update", id, "--name", "Tent, 3 people").status == 0)
-        try world.sync(stall)
-        try world.sync(van)
-        let draftID = try #require(try Self.conflictDrafts(world, van).first?["id"] as? String)
+        let (stall, van, id, draftID) = try Self.tentConflict(world)
         #expect(try world.run(stall, "draft", "cancel", draftID).status == 0)
         #expect(try world.sync(stall)["conflicts"] == 0)
         // The van saves its own name: written on the van at once, refused by the hub (resolved
