@@ -9,6 +9,16 @@ import StockroomStore
 struct SyncAPI: Sendable {
     let pool: StorePool
     let configuration: ServerConfiguration
+    /// One batch applied at a time by this server. Batches take the hub's history turn one
+    /// after the other anyway; on PostgreSQL, where the pool has no single writer, a batch
+    /// waiting for the turn would hold a pool thread, and 16 replicas at once would hold every
+    /// thread the pages need (BENCHMARKS.md, W15 (d)).
+    private let batchTurn = BatchTurn()
+
+    init(pool: StorePool, configuration: ServerConfiguration) {
+        self.pool = pool
+        self.configuration = configuration
+    }
 
     private var endpoint: HubEndpoint { HubEndpoint(readOnly: configuration.readOnly, location: pool.location) }
 
@@ -30,7 +40,15 @@ struct SyncAPI: Sendable {
         let body = try await RequestBody.text(request, limit: HubEndpoint.largestBody, accepting: ["application/json"])
         let endpoint = self.endpoint
         let batch = try await SyncAPI.refusing { try endpoint.parseBatch(Array(body.utf8)) }
-        return SyncAPI.answer(try await SyncAPI.refusing { try await pool.write { try endpoint.apply(batch, in: $0) } })
+        await batchTurn.take()
+        let applied: Result<[UInt8], any Error>
+        do {
+            applied = .success(try await SyncAPI.refusing { try await pool.write { try endpoint.apply(batch, in: $0) } })
+        } catch {
+            applied = .failure(error)
+        }
+        await batchTurn.give()
+        return SyncAPI.answer(try applied.get())
     }
 
     func changes(_ request: Request) async throws -> Response {
@@ -70,6 +88,28 @@ struct SyncAPI: Sendable {
             return try await body()
         } catch let refusal as HubRefusal {
             throw Problem(HTTPResponse.Status(code: refusal.status), refusal.detail)
+        }
+    }
+}
+
+/// A turn taken in order: one holder at a time, the others waiting without a thread.
+private actor BatchTurn {
+    private var taken = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    func take() async {
+        guard taken else {
+            taken = true
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func give() {
+        if waiting.isEmpty {
+            taken = false
+        } else {
+            waiting.removeFirst().resume()
         }
     }
 }

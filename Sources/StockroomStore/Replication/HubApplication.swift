@@ -9,6 +9,9 @@ package struct AppliedBatch: Equatable, Sendable {
     package var alreadyApplied = 0
     /// Conflicts opened for a person.
     package var conflictsOpened = 0
+    /// The items the batch wrote (inserted, updated or deleted): a pull after it brings them
+    /// with the changes, since each has a history event after the replica's position.
+    package var written = Set<UUID>()
 }
 
 /// A hub applying replicas' intents with ``MergeRules``, on either engine: the one place where
@@ -67,10 +70,12 @@ struct HubApplication<Connection: StoreConnection> {
             case .insert(let item), .update(let item):
                 held[item.id] = item
                 withHistory.insert(item.id)
+                outcome.written.insert(item.id)
                 writes.append(HubWrite(itemID: item.id, write: decision.write, intent: intent))
             case .delete:
                 held[intent.itemID] = nil
                 withHistory.insert(intent.itemID)
+                outcome.written.insert(intent.itemID)
                 writes.append(HubWrite(itemID: intent.itemID, write: decision.write, intent: intent))
             }
             if let closed = decision.closes {

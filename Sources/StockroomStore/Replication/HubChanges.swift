@@ -52,15 +52,22 @@ struct HubChanges<Connection: StoreConnection> {
     }
 
     /// The items with `ids` as the hub holds them now (nil rows for those it does not hold),
-    /// in id order: one statement each, since only items the hub wrote nothing to since the
-    /// replica's position need it (those it wrote come with ``changedItems(after:through:)``).
+    /// in id order: one statement per `pageSize` ids (a round trip each on a server).
     func items(_ ids: Set<UUID>) throws -> [PulledItem] {
-        try ids.sorted { $0.lowercasedString < $1.lowercasedString }.map { id in
-            try connection.withStatement(Self.rowSQL + " WHERE id = ?") { statement in
-                try statement.bind(id, at: 0)
-                return PulledItem(id: id, row: try statement.step() ? try Self.decode(statement) : nil)
+        let sorted = ids.sorted { $0.lowercasedString < $1.lowercasedString }
+        var rows: [UUID: (item: Item, createdAt: String, updatedAt: String)] = [:]
+        for start in stride(from: 0, to: sorted.count, by: Self.pageSize) {
+            let chunk = sorted[start..<min(start + Self.pageSize, sorted.count)]
+            let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+            try connection.withStatement(Self.rowSQL + " WHERE id IN (\(placeholders))") { statement in
+                for (index, id) in chunk.enumerated() { try statement.bind(id, at: index) }
+                while try statement.step() {
+                    let row = try Self.decode(statement)
+                    rows[row.item.id] = row
+                }
             }
         }
+        return sorted.map { PulledItem(id: $0, row: rows[$0]) }
     }
 
     /// Every item, `pageSize` at a time in id order, to `body`: the first pull of a replica.

@@ -102,7 +102,10 @@ package struct HubEndpoint: Sendable {
         func apply<Connection: StoreConnection>(_ hub: Connection) throws -> HubProtocol.Applied {
             try HubOrigins(connection: hub).bind(batch.origin, machine: batch.machine, path: batch.path)
             let outcome = try HubApplication(connection: hub).apply(batch.intents)
-            let items = try HubChanges(connection: hub).items(batch.intents.judgedItems.union(batch.reread))
+            // The rows a pull would not bring: of the items the batch judged without writing
+            // (a conflict, a refused resolution), and those asked to be re-read. What it wrote
+            // comes with the pull's changes.
+            let items = try HubChanges(connection: hub).items(batch.intents.judgedItems.subtracting(outcome.written).union(batch.reread))
             return HubProtocol.Applied(applied: outcome.applied, alreadyApplied: outcome.alreadyApplied,
                                        conflictsOpened: outcome.conflictsOpened, items: items.map(HubProtocol.row))
         }
