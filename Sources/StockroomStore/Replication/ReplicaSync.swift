@@ -81,8 +81,8 @@ package enum ReplicaSync {
         if let ownID = try ownDatabaseID(path: path), ownID == hubID {
             throw SyncError.replicaIsTheHub(path: path, id: hubID)
         }
-        if let remembered {
-            try hub.refusePush(waiting: try pendingCount(path: path, origin: remembered.replicaID))
+        if remembered != nil {
+            try hub.refusePush { try pendingCount(path: path) }
         }
 
         // Every refusal is behind us: from here the replica is written.
@@ -158,7 +158,7 @@ package enum ReplicaSync {
     }
 
     /// How many intents wait in the outbox of the replica at `path`, read without changing it.
-    private static func pendingCount(path: String, origin: UUID) throws -> Int {
+    private static func pendingCount(path: String) throws -> Int {
         guard let (database, _) = try DatabaseFile.openForReading(path: path, busyTimeoutMilliseconds: 5_000) else { return 0 }
         return try database.readTransaction { try ReplicationTables(connection: database).pendingCount() }
     }

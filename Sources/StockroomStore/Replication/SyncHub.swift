@@ -18,8 +18,8 @@ protocol SyncHub {
     func identify() throws -> UUID
 
     /// Refuses a push before anything is written, when the hub takes none (a read-only
-    /// server) and `waiting` changes would be pushed.
-    func refusePush(waiting: Int) throws
+    /// server) and changes wait (`waiting`, read only when asked: it opens the replica).
+    func refusePush(waiting: () throws -> Int) throws
 
     /// The largest batch the hub takes.
     var largestBatch: Int { get }
@@ -106,7 +106,7 @@ struct DirectHub: SyncHub {
         }
     }
 
-    func refusePush(waiting: Int) throws {}
+    func refusePush(waiting: () throws -> Int) throws {}
 
     func introduce(_ replica: ReplicaRecord, rereading: Set<UUID>) throws {}
 

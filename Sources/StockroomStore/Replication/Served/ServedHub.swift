@@ -37,8 +37,10 @@ final class ServedHub: SyncHub {
         return id
     }
 
-    func refusePush(waiting: Int) throws {
-        if waiting > 0, info?.readOnly == true { throw SyncError.hubReadOnly(hub: description, waiting: waiting) }
+    func refusePush(waiting: () throws -> Int) throws {
+        guard info?.readOnly == true else { return }
+        let count = try waiting()
+        if count > 0 { throw SyncError.hubReadOnly(hub: description, waiting: count) }
     }
 
     /// An empty batch: it binds the replica's id on the hub. A read-only server takes no batch,
