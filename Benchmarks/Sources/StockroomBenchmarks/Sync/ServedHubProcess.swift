@@ -76,6 +76,9 @@ final class ServedHubProcess {
         stdout = -1
     }
 
+    /// Empties the access log (the server appends to it), so that it holds what follows.
+    func clearLog() { truncate(logPath, 0) }
+
     /// Whether `child`, reaped by a caller waiting for any child, was this server.
     func isServer(_ child: pid_t) -> Bool { child == pid }
 
@@ -99,27 +102,48 @@ final class ServedHubProcess {
     }
 }
 
-/// W15's page client: `wrk` with one connection and one thread at the harness's (normal)
-/// priority, requesting one page back to back until it is interrupted, then its latency
-/// percentiles (wrk's HdrHistogram of every request).
+/// W15's page client: `Benchmarks/Serve/page_latency.py` at the harness's (normal) priority,
+/// requesting one page back to back on one connection until it is interrupted, then the
+/// latency of every request it made. (Not `wrk --latency`: its percentiles add, for each slow
+/// request, the requests an open-loop client would have sent meanwhile, so that one stall of
+/// 3.7 s made its p99 3.4 s.)
 struct PageClient {
     struct Latency {
         let requests: Int
         let p50: Double
         let p99: Double
         let max: Double
-        /// Requests wrk gave up on (10 s), or that failed: none is expected.
-        let errors: String?
     }
 
     let url: String
     let token: String
     let outputPath: String
 
-    /// Starts wrk; `finish(_:)` interrupts it and reads its figures.
+    /// The script, found from this source file's place in the repository.
+    private static let script = URL(filePath: #filePath).deletingLastPathComponent()
+        .appending(path: "../../../Serve/page_latency.py").standardizedFileURL.path
+
+    /// Starts the client; `finish(_:)` interrupts it and reads its figures.
     func start(seconds: Int = 3600) throws -> pid_t {
-        try Self.spawn(["/usr/bin/wrk", "-t1", "-c1", "-d\(seconds)s", "--timeout", "10s", "--latency",
-                        "-H", "Authorization: Bearer \(token)", url], output: outputPath, errors: outputPath)
+        try Self.spawn(["/usr/bin/python3", Self.script, url, token, String(seconds)], output: outputPath, errors: outputPath)
+    }
+
+    /// Stops the client with SIGINT (it then prints what it measured), or waits for its end.
+    func finish(_ pid: pid_t, interrupt: Bool = true) throws -> Latency {
+        if interrupt { kill(pid, SIGINT) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let text = try String(contentsOfFile: outputPath, encoding: .utf8)
+        var fields: [String: Double] = [:]
+        for field in text.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
+            let parts = field.split(separator: "=")
+            if parts.count == 2, let value = Double(parts[1]) { fields[String(parts[0])] = value }
+        }
+        guard status == 0, let pages = fields["pages"], let p50 = fields["p50_ms"], let p99 = fields["p99_ms"],
+              let max = fields["max_ms"] else {
+            throw BenchmarkError(message: "the page client printed no latencies: \(text.suffix(500))")
+        }
+        return Latency(requests: Int(pages), p50: p50 / 1000, p99: p99 / 1000, max: max / 1000)
     }
 
     /// Starts a process (stdout into `output`, stderr into `errors`, each truncated; the same
@@ -140,36 +164,5 @@ struct PageClient {
         let spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
         guard spawned == 0 else { throw BenchmarkError(message: "cannot run \(arguments[0]): error \(spawned)") }
         return pid
-    }
-
-    /// Stops wrk with SIGINT (it then prints what it measured), or waits for its end.
-    func finish(_ pid: pid_t, interrupt: Bool = true) throws -> Latency {
-        if interrupt { kill(pid, SIGINT) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        let text = try String(contentsOfFile: outputPath, encoding: .utf8)
-        return try Self.parse(text)
-    }
-
-    /// Reads wrk's `--latency` report: the 50% and 99% lines, Max, the request count and
-    /// any socket errors or non-2xx answers.
-    static func parse(_ text: String) throws -> Latency {
-        let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        func seconds(_ value: Substring) -> Double? {
-            for (unit, scale) in [("us", 1e-6), ("ms", 1e-3), ("m", 60.0), ("s", 1.0)] where value.hasSuffix(unit) {
-                return Double(value.dropLast(unit.count)).map { $0 * scale }
-            }
-            return nil
-        }
-        func percentile(_ name: String) -> Double? {
-            lines.first { $0.hasPrefix(name + " ") }.flatMap { line in line.split(separator: " ").last.flatMap(seconds) }
-        }
-        let latencyFields = lines.first { $0.hasPrefix("Latency ") }?.split(separator: " ") ?? []
-        guard let p50 = percentile("50%"), let p99 = percentile("99%"), latencyFields.count >= 4, let max = seconds(latencyFields[3]),
-              let requests = lines.first(where: { $0.contains(" requests in ") }).flatMap({ Int($0.split(separator: " ")[0]) }) else {
-            throw BenchmarkError(message: "wrk printed no latencies: \(text.suffix(500))")
-        }
-        let errors = lines.filter { $0.hasPrefix("Socket errors") || $0.hasPrefix("Non-2xx") }
-        return Latency(requests: requests, p50: p50, p99: p99, max: max, errors: errors.isEmpty ? nil : errors.joined(separator: "; "))
     }
 }
