@@ -54,6 +54,8 @@ struct ServedSyncWorkload {
     /// A route's times in the access log (milliseconds from the request's start to its answer).
     struct ServerTimes {
         let count: Int
+        /// The sum of the route's times.
+        let total: Double
         let p50: Double
         let p99: Double
         let max: Double
@@ -68,12 +70,13 @@ struct ServedSyncWorkload {
             }
             return times.mapValues { values in
                 let sorted = values.sorted()
-                return ServerTimes(count: sorted.count, p50: sorted[sorted.count / 2], p99: sorted[min(sorted.count - 1, sorted.count * 99 / 100)],
+                return ServerTimes(count: sorted.count, total: sorted.reduce(0, +), p50: sorted[sorted.count / 2], p99: sorted[min(sorted.count - 1, sorted.count * 99 / 100)],
                                    max: sorted.last!)
             }
         }
 
         var text: String { String(format: "%d, p50 %.1f, p99 %.1f, max %.1f ms", count, p50, p99, max) }
+        var totalText: String { String(format: "%d requests, %.3f s in all", count, total / 1000) }
     }
 
     private var log: (String) -> Void { sync.log }
@@ -112,9 +115,11 @@ struct ServedSyncWorkload {
                     try sync.copyDatabase(hubTemplate, to: servedHub)
                     try sync.copyDatabase(replicaWithIntents, to: replica)
                     try server.start(database: servedHub)
+                    server.clearLog()
                 }, executable: sync.stockroom, arguments: ["sync", "--db", replica, "--hub", server.url, "--token-file", tokenFile],
                    verify: { try sync.expectItems(expected, in: servedHub, "the served SQLite hub") }),
             ], instructions: false)
+            logInside(server, "W15 (a) the served side's last run")
             // The direct hub as its last push left it holds the changes a second replica pulls.
             rows += try pulls(label: "SQLite hub", replicaBase: replicaBase, hub: directHub, server: server, tokenFile: tokenFile,
                               changed: intentCount)
@@ -151,9 +156,11 @@ struct ServedSyncWorkload {
                         _ = try fresh("w15_served_hub")
                         try sync.copyDatabase(pgReplicaWithIntents, to: replica)
                         try server.start(database: servedURI)
+                        server.clearLog()
                     }, executable: sync.stockroom, arguments: ["sync", "--db", replica, "--hub", server.url, "--token-file", tokenFile],
                        verify: { try sync.expectItems(expected, in: servedURI, "the served PostgreSQL hub") }),
                 ], instructions: false)
+                logInside(server, "W15 (b) the served side's last run")
                 rows += try pulls(label: "PostgreSQL hub", replicaBase: pgReplicaBase, hub: directURI, server: server,
                                   tokenFile: tokenFile, changed: intentCount)
             }
@@ -163,6 +170,14 @@ struct ServedSyncWorkload {
             log("W15 (b): skipped, no PostgreSQL server programs (scripts/setup.sh --tests)")
         }
         return (rows, concurrent)
+    }
+
+    /// How the served side's time was spent inside the server, from its access log: each
+    /// route's requests and the sum of their times (the rest of the `sync` process's time is
+    /// the client, the relay and HTTP).
+    private func logInside(_ server: ServedHubProcess, _ what: String) {
+        let times = ServerTimes.read((try? String(contentsOfFile: server.logPath, encoding: .utf8)) ?? "")
+        for (route, routeTimes) in times.sorted(by: { $0.key < $1.key }) { log("  \(what), inside the server, \(route): \(routeTimes.totalText)") }
     }
 
     // MARK: - (c) the pull
@@ -225,7 +240,7 @@ struct ServedSyncWorkload {
         let total = concurrentReplicas * intentsPerReplica
         let client = PageClient(url: server.url + "api/items?limit=50", token: Self.token, outputPath: path("page.out"))
         var rounds: [Concurrent] = []
-        for round in 1...concurrentRuns {
+        for round in stride(from: 1, through: concurrentRuns, by: 1) {
             server.stop()
             let hub = try freshHub(round)
             let replicas = templates.indices.map { path("concurrent-\($0).sqlite") }
