@@ -11,6 +11,11 @@
 //   --only W14 [--sync-hub-size 100000] [--sync-intents 10000] [--instructions] [--stockroom-before PATH]
 //                                              `stockroom sync` (issue 35), only when asked: its own
 //                                              table; the first sync reads the large database
+//   --only W15 [--sync-hub-size 100000] [--sync-intents 10000] [--w15-replicas 16] [--w15-intents 1000] [--w15-rounds 2]
+//              [--w15-concurrent-only] [--w15-engines sqlite,postgres] [--w15-nice 10]
+//                                              `stockroom sync` through `stockroom serve` (issue 36), only
+//                                              when asked: needs stockroom-serve beside stockroom
+//                                              (scripts/build-release.sh --serve)
 import Foundation
 import Inventory
 import SQLiteCore
@@ -179,6 +184,29 @@ if let stockroomBinary, syncSelected {
                                 intentCount: intents, firstSync: (largePath, largeSize))
     print(SyncWorkload.table(rows))
     if let output { try SyncWorkload.write(rows, runs: workload.runs, invocation: invocation, loadAverage: loadAverageBefore, to: output) }
+}
+
+// W15: `stockroom sync` through `stockroom serve`, against the direct hubs, in its own table.
+if let stockroomBinary, only?.contains("W15") ?? false {
+    let sync = SyncWorkload(stockroom: stockroomBinary, scratch: scratch, runs: option("--runs").flatMap { Int($0) } ?? 3,
+                            countInstructions: false, log: log)
+    let workload = ServedSyncWorkload(sync: sync,
+                                      concurrentReplicas: option("--w15-replicas").flatMap { Int($0) } ?? 16,
+                                      intentsPerReplica: option("--w15-intents").flatMap { Int($0) } ?? (quick ? 50 : 1_000),
+                                      concurrentRuns: option("--w15-rounds").flatMap { Int($0) } ?? (quick ? 1 : 2),
+                                      pushAndPull: !arguments.contains("--w15-concurrent-only"),
+                                      engines: option("--w15-engines").map { Set($0.split(separator: ",").map(String.init)) }
+                                          ?? ["sqlite", "postgres"],
+                                      niceness: option("--w15-nice").flatMap { Int($0) } ?? 10)
+    let hubSize = option("--sync-hub-size").flatMap { Int($0) } ?? (quick ? 2_000 : 100_000)
+    let intents = option("--sync-intents").flatMap { Int($0) } ?? (quick ? 200 : 10_000)
+    let (rows, rounds) = try workload.run(hubItems: Array((hubSize <= largeItems.count ? largeItems : Dataset.items(count: hubSize)).prefix(hubSize)),
+                                          intentCount: intents)
+    print(SyncWorkload.table(rows))
+    print(ServedSyncWorkload.concurrentTable(rounds))
+    if let output {
+        try ServedSyncWorkload.write(rows, rounds, runs: sync.runs, invocation: invocation, loadAverage: loadAverageBefore, to: output)
+    }
 }
 
 // W7, W8 and W5 against its fair peer: whole processes, best of 3, in their own table.

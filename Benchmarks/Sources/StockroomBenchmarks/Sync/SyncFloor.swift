@@ -173,7 +173,7 @@ extension RawPostgresImplementation {
         while let rest = PQgetResult(connection) { PQclear(rest) }
     }
 
-    private func single(_ sql: String) throws -> String {
+    func single(_ sql: String) throws -> String {
         let result = PQexec(connection, sql)
         defer { PQclear(result) }
         guard PQresultStatus(result) == PGRES_TUPLES_OK, PQntuples(result) == 1 else { throw failure() }

@@ -54,9 +54,9 @@ struct SyncWorkload {
         var verify: (() throws -> Void)? = nil
     }
 
-    private var transfer: TransferWorkloads { TransferWorkloads(stockroom: stockroom, scratch: scratch, runs: runs, log: log) }
-    private var harness: String { URL(filePath: CommandLine.arguments[0]).standardizedFileURL.path }
-    private func path(_ name: String) -> String { scratch.appending(path: "w14-" + name).path }
+    var transfer: TransferWorkloads { TransferWorkloads(stockroom: stockroom, scratch: scratch, runs: runs, log: log) }
+    var harness: String { URL(filePath: CommandLine.arguments[0]).standardizedFileURL.path }
+    func path(_ name: String) -> String { scratch.appending(path: "w14-" + name).path }
 
     func run(hubItems: [Item], intentCount: Int, firstSync: (path: String, count: Int)?) throws -> [Row] {
         var rows: [Row] = []
@@ -130,21 +130,8 @@ struct SyncWorkload {
     private func postgresRows(server: ThrowawayPostgres, hubItems: [Item], changes: SyncChanges,
                               expected: [UUID: Item], plan: String) throws -> [Row] {
         log("W14: building the \(hubItems.count)-item PostgreSQL hub (\(server.version))")
-        let admin = server.uri(database: "postgres")
-        try PostgresWorkloads.execute("CREATE DATABASE w14_hub_template", on: admin)
-        let template = server.uri(database: "w14_hub_template")
-        _ = try InventoryStore(location: .postgres(template))
-        let seeder = RawPostgresImplementation()
-        try seeder.open(path: template)
-        try seeder.seed(hubItems)
-        seeder.close()
-        try PostgresWorkloads.execute("VACUUM ANALYZE", on: template)
+        let (template, fresh) = try Self.postgresHub(on: server, items: hubItems, template: "w14_hub_template")
         let (replicaBase, replicaWithIntents) = try replicas(of: template, changes: changes, name: "postgres")
-        let fresh = { (database: String) throws -> String in
-            try PostgresWorkloads.execute("DROP DATABASE IF EXISTS \(database) WITH (FORCE)", on: admin)
-            try PostgresWorkloads.execute("CREATE DATABASE \(database) TEMPLATE w14_hub_template", on: admin)
-            return server.uri(database: database)
-        }
         var rows: [Row] = []
         let intentCount = changes.writes.count
         if let replicaWithIntents {
@@ -168,6 +155,26 @@ struct SyncWorkload {
                                        "psql reading the hub's position", "/usr/bin/psql",
                                        ["-X", "-q", "-d", floorHub, "-c", "SELECT max(position) FROM item_events"]))
         return rows
+    }
+
+    /// A hub of `items` in database `template` (migrated, loaded by COPY, analysed), and how
+    /// to make a fresh copy of it under another name (dropping the old one): its URI.
+    static func postgresHub(on server: ThrowawayPostgres, items: [Item], template name: String) throws
+        -> (template: String, fresh: (String) throws -> String) {
+        let admin = server.uri(database: "postgres")
+        try PostgresWorkloads.execute("CREATE DATABASE \(name)", on: admin)
+        let template = server.uri(database: name)
+        _ = try InventoryStore(location: .postgres(template))
+        let seeder = RawPostgresImplementation()
+        try seeder.open(path: template)
+        try seeder.seed(items)
+        seeder.close()
+        try PostgresWorkloads.execute("VACUUM ANALYZE", on: template)
+        return (template, { database in
+            try PostgresWorkloads.execute("DROP DATABASE IF EXISTS \(database) WITH (FORCE)", on: admin)
+            try PostgresWorkloads.execute("CREATE DATABASE \(database) TEMPLATE \(name)", on: admin)
+            return server.uri(database: database)
+        })
     }
 
     // MARK: - The pull and the sync with nothing to do
@@ -195,22 +202,13 @@ struct SyncWorkload {
     /// A replica first synced from `hub` (untimed), and a copy of it holding `changes` as
     /// offline intents, made through the library as `items adjust`, `items update` and `items
     /// add` make them; nil when this build cannot record them.
-    private func replicas(of hub: String, changes: SyncChanges, name: String) throws -> (base: String, withIntents: String?) {
+    func replicas(of hub: String, changes: SyncChanges, name: String) throws -> (base: String, withIntents: String?) {
         let base = path("replica-base-\(name).sqlite"), withIntents = path("replica-intents-\(name).sqlite")
         Harness.removeDatabase(base)
         _ = try transfer.measure(stockroom, ["sync", "--db", base, "--hub", hub])
         try copyDatabase(base, to: withIntents)
         do {
-            let store = try InventoryStore(path: withIntents)
-            try store.write {
-                for change in changes.changes {
-                    switch change {
-                    case .adjust(let id, let units): try store.items.adjust(id: id, by: units)
-                    case .set(let id, let edit): try store.items.update(id: id, with: edit)
-                    case .add(let item): try store.items.insert(item)
-                    }
-                }
-            }
+            try record(changes.changes, in: withIntents)
             return (base, withIntents)
         } catch {
             log("  the replica cannot record offline changes in this build (\(error)): push rows skipped")
@@ -218,8 +216,23 @@ struct SyncWorkload {
         }
     }
 
+    /// Records `changes` in the replica at `path` as offline intents, in one transaction,
+    /// through the library as `items adjust`, `items update` and `items add` make them.
+    func record(_ changes: [SyncChanges.Change], in path: String) throws {
+        let store = try InventoryStore(path: path)
+        try store.write {
+            for change in changes {
+                switch change {
+                case .adjust(let id, let units): try store.items.adjust(id: id, by: units)
+                case .set(let id, let edit): try store.items.update(id: id, with: edit)
+                case .add(let item): try store.items.insert(item)
+                }
+            }
+        }
+    }
+
     /// Copies a SQLite database (its WAL too, when one is left) over `destination`.
-    private func copyDatabase(_ source: String, to destination: String) throws {
+    func copyDatabase(_ source: String, to destination: String) throws {
         Harness.removeDatabase(destination)
         for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: source + suffix) {
             try FileManager.default.copyItem(atPath: source + suffix, toPath: destination + suffix)
@@ -227,7 +240,7 @@ struct SyncWorkload {
     }
 
     /// Every implementation must leave the same items, or the comparison is void.
-    private func expectItems(_ expected: [UUID: Item], in location: String, _ what: String) throws {
+    func expectItems(_ expected: [UUID: Item], in location: String, _ what: String) throws {
         let store = try InventoryStore(location: DatabaseLocation(location))
         let found = try store.items.everyItem()
         guard found.count == expected.count, found.allSatisfy({ expected[$0.id] == $0 }) else {
@@ -262,7 +275,7 @@ struct SyncWorkload {
 
     /// Every side `runs` times in turn (`repetitions` times each per run for short commands),
     /// then, with `--instructions`, once more each under callgrind.
-    private func compare(_ label: String, _ sides: [Side], repetitions: Int = 1, instructions: Bool = true) throws -> [Row] {
+    func compare(_ label: String, _ sides: [Side], repetitions: Int = 1, instructions: Bool = true) throws -> [Row] {
         var samples = [[Double]](repeating: [], count: sides.count)
         var peaks = [Double](repeating: 0, count: sides.count)
         let output = path("side.out")
