@@ -86,6 +86,13 @@ import Testing
     /// names a table (`FROM items`, `'items'`) is refused everywhere; a bare `"items"` only in
     /// the modules that reach a database, since the fronts' `"items"` are JSON keys, HTML ids
     /// and a command's name, never SQL.
+    /// A table a migration adds is `restore`'s to replace, not another program's to count.
+    @Test func restoreOwnsEveryDescribedTable() {
+        for table in Self.described + Self.describedOnSQLite {
+            #expect(StockroomTables.owns(table.name), "\(table.name) is not in StockroomTables.described")
+        }
+    }
+
     @Test func noTableNameIsSpelledOutsideItsType() throws {
         let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources")

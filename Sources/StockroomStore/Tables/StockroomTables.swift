@@ -8,6 +8,7 @@ enum StockroomTables {
         ItemsTable.name, ItemEventsTable.name, ItemEventContextTable.name, DraftsTable.name, ItemsSearchTable.name,
         ItemsSearchRangesTable.name, ItemsSearchRangesTable.replacedName, ItemsSearchPositionsTable.name,
         SyncIdentityTable.name, SyncReplicaTable.name, SyncIntentsTable.name, SyncAppliedTable.name,
+        SyncOriginsTable.name, SyncRereadsTable.name,
         MigrationRunner.tableName,
     ]
 
