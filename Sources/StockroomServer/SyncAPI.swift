@@ -13,7 +13,9 @@ struct SyncAPI: Sendable {
     /// after the other anyway; on PostgreSQL, where the pool has no single writer, a batch
     /// waiting for the turn would hold a pool thread, and 16 replicas at once would hold every
     /// thread the pages need (BENCHMARKS.md, W15 (d)).
-    private let batchTurn = BatchTurn()
+    /// (A turn for pulls too was measured no better: W15 (d)'s page p99 77 and 137 ms against
+    /// 70 and 79 ms without it, and each replica's pull waited longer.)
+    private let batchTurn = Turn()
 
     init(pool: StorePool, configuration: ServerConfiguration) {
         self.pool = pool
@@ -40,15 +42,7 @@ struct SyncAPI: Sendable {
         let body = try await RequestBody.text(request, limit: HubEndpoint.largestBody, accepting: ["application/json"])
         let endpoint = self.endpoint
         let batch = try await SyncAPI.refusing { try endpoint.parseBatch(Array(body.utf8)) }
-        await batchTurn.take()
-        let applied: Result<[UInt8], any Error>
-        do {
-            applied = .success(try await SyncAPI.refusing { try await pool.write { try endpoint.apply(batch, in: $0) } })
-        } catch {
-            applied = .failure(error)
-        }
-        await batchTurn.give()
-        return SyncAPI.answer(try applied.get())
+        return SyncAPI.answer(try await batchTurn.holding { try await SyncAPI.refusing { try await pool.write { try endpoint.apply(batch, in: $0) } } })
     }
 
     func changes(_ request: Request) async throws -> Response {
@@ -93,7 +87,7 @@ struct SyncAPI: Sendable {
 }
 
 /// A turn taken in order: one holder at a time, the others waiting without a thread.
-private actor BatchTurn {
+private actor Turn {
     private var taken = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
@@ -111,5 +105,18 @@ private actor BatchTurn {
         } else {
             waiting.removeFirst().resume()
         }
+    }
+
+    /// Runs `body` holding the turn, and gives it back however `body` ends.
+    nonisolated func holding<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        await take()
+        let result: Result<T, any Error>
+        do {
+            result = .success(try await body())
+        } catch {
+            result = .failure(error)
+        }
+        await give()
+        return try result.get()
     }
 }
