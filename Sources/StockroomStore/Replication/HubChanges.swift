@@ -123,6 +123,23 @@ struct ReplicaWrites<Connection: StoreConnection> {
             return
         }
         try clearHistoryIfGone(pulled.id)
+        try upsert(row)
+    }
+
+    /// True when the replica holds no item and no history: a new replica, whose first pull
+    /// has nothing of its own to replace, delete or clear.
+    func holdsNothing() throws -> Bool {
+        try connection.withStatement(
+            "SELECT NOT EXISTS (SELECT 1 FROM \(ItemsTable.name)) AND NOT EXISTS (SELECT 1 FROM \(ItemEventsTable.name))"
+        ) { statement in
+            _ = try statement.step()
+            return statement.int(at: 0) != 0
+        }
+    }
+
+    /// Writes the hub's row of an item as the replica's, in place of any it holds; its history
+    /// is the replica's triggers' to record.
+    func upsert(_ row: (item: Item, createdAt: String, updatedAt: String)) throws {
         try connection.withStatement(Self.upsertSQL) { statement in
             var binder = RowBinder(statement)
             try ItemCodec.bind(row.item, to: &binder)

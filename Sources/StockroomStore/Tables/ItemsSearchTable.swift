@@ -11,4 +11,10 @@ enum ItemsSearchTable {
     /// Rebuilds the index from `items` in one pass: after a bulk load that set the triggers
     /// keeping it aside (`copy`), cheaper than maintaining it row by row.
     static let rebuildSQL = "INSERT INTO \(name) (\(name)) VALUES ('rebuild')"
+
+    /// Whether a trigger, by its SQL, writes this index: not `items_search_ranges`, whose name
+    /// begins alike.
+    static func isWritten(byTrigger sql: String) -> Bool {
+        sql.contains("INSERT INTO \(name) (")
+    }
 }

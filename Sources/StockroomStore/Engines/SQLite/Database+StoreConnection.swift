@@ -62,6 +62,26 @@ extension Database: StoreConnection {
         return result
     }
 
+    /// Runs `body` with the triggers keeping `items_search` set aside, then rebuilds that index
+    /// in one pass (``ItemsSearchTable/rebuildSQL``), inside the caller's transaction: for a
+    /// load of many rows into an empty `items` (a new replica's first pull). Row by row, the
+    /// index's upkeep cost a third of such a load, and its segment merges made SQLite keep
+    /// statement journals in a file that every later row rewrote (BENCHMARKS.md, "W14 (e)").
+    func withFullTextIndexSuspended<T>(_ body: () throws -> T) throws -> T {
+        let triggers = try withStatement(
+            "SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = '\(ItemsTable.name)' ORDER BY name"
+        ) { statement in
+            var found: [(name: String, sql: String)] = []
+            while try statement.step() { found.append((statement.text(at: 0), statement.text(at: 1))) }
+            return found.filter { ItemsSearchTable.isWritten(byTrigger: $0.sql) }
+        }
+        for trigger in triggers { try execute("DROP TRIGGER \(SQLIdentifier.quoted(trigger.name))") }
+        let result = try body()
+        for trigger in triggers { try execute(trigger.sql) }
+        if !triggers.isEmpty { try execute(ItemsSearchTable.rebuildSQL) }
+        return result
+    }
+
     func removeAllRows(of tables: [String]) throws {
         for table in tables { try execute("DELETE FROM \(table)") }
     }
