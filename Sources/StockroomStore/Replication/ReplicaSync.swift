@@ -57,10 +57,16 @@ package enum ReplicaSync {
     /// answer lost at the worst moment (the hub applied the batch, the replica will push it
     /// again), in process, as `STOCKROOM_SYNC_KILL_AT=after-hub-commit` is for a whole process.
     /// It comes after `progress` so that a trailing closure is still the progress.
+    ///
+    /// `reachingServer` makes the transport to a server hub named by its URL (given as
+    /// ``HubAddress/serverWithoutTransport(_:)``, or remembered), before anything is written;
+    /// without it such a hub is refused.
     package static func run(path: String, hub given: HubAddress?, busyTimeoutMilliseconds: Int32,
+                            reachingServer: ((String) throws -> any HubTransport)? = nil,
                             progress: (SyncProgress) -> Void = { _ in },
                             afterHubCommit: ([OutboxIntent]) throws -> Void = { _ in }) throws -> SyncReport {
-        let remembered = try rememberedRecord(path: path)
+        // The replica file read once, without changing it, for every refusal that needs it.
+        let (remembered, ownID) = try readReplicaFile(path: path)
         guard let address = given ?? remembered.map({ HubAddress(remembered: $0.hubURI) }) else {
             throw SyncError.notAReplica(path: path, attaching: true)
         }
@@ -71,14 +77,15 @@ package enum ReplicaSync {
         case .server(let transport):
             hub = ServedHub(transport)
         case .serverWithoutTransport(let url):
-            throw SyncError.transportNeeded(hub: url)
+            guard let reachingServer else { throw SyncError.transportNeeded(hub: url) }
+            hub = ServedHub(try reachingServer(url))
         }
         let hubID = try hub.identify()
         if let remembered, remembered.hubID != hubID {
             throw SyncError.otherHub(path: path, attachedTo: remembered.hubURI, attachedID: remembered.hubID,
                                      given: hub.description, givenID: hubID)
         }
-        if let ownID = try ownDatabaseID(path: path), ownID == hubID {
+        if let ownID, ownID == hubID {
             throw SyncError.replicaIsTheHub(path: path, id: hubID)
         }
         if remembered != nil {
@@ -131,30 +138,27 @@ package enum ReplicaSync {
         return try database.readTransaction { try OutboxIntents(connection: database).all(origin: record.replicaID) }
     }
 
-    /// The hub the replica at `path` remembers (a path, a URI, a server's URL), nil when it
-    /// is not a replica; read only.
-    package static func rememberedHub(path: String) throws -> String? {
-        try rememberedRecord(path: path)?.hubURI
-    }
-
     // MARK: - Before anything is written
 
     /// The replica row of the file at `path`, read without changing it; nil for a missing file,
     /// one older than migration 0013, or one that is not a replica.
     static func rememberedRecord(path: String) throws -> ReplicaRecord? {
-        guard FileManager.default.fileExists(atPath: path),
-              let (database, _) = try DatabaseFile.openForReading(path: path, busyTimeoutMilliseconds: 5_000) else { return nil }
-        let tables = ReplicationTables(connection: database)
-        guard try database.tableExists(SyncReplicaTable.name) else { return nil }
-        return try database.readTransaction { try tables.replica() }
+        try readReplicaFile(path: path).record
     }
 
-    /// The file's own database id, nil when it has none yet (missing, or older than 0013).
-    private static func ownDatabaseID(path: String) throws -> UUID? {
+    /// The replica row of the file at `path` (as ``rememberedRecord(path:)``) and its own
+    /// database id (nil when it has none yet: missing, or older than 0013), read in one
+    /// snapshot of one connection without changing the file: each connection SQLite opens
+    /// parses the whole schema, the largest part of a sync with nothing to do.
+    private static func readReplicaFile(path: String) throws -> (record: ReplicaRecord?, ownID: UUID?) {
         guard FileManager.default.fileExists(atPath: path),
               let (database, _) = try DatabaseFile.openForReading(path: path, busyTimeoutMilliseconds: 5_000),
-              try database.tableExists(SyncIdentityTable.name) else { return nil }
-        return try database.readTransaction { try ReplicationTables(connection: database).databaseID() }
+              try database.tableExists(SyncIdentityTable.name) else { return (nil, nil) }
+        let tables = ReplicationTables(connection: database)
+        return try database.readTransaction {
+            let record = try database.tableExists(SyncReplicaTable.name) ? try tables.replica() : nil
+            return (record, try tables.databaseID())
+        }
     }
 
     /// How many intents wait in the outbox of the replica at `path`, read without changing it.

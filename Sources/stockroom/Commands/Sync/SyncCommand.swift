@@ -76,7 +76,8 @@ struct SyncNow: ParsableCommand {
         let progress = TerminalProgress(label: "sync")
         defer { progress.end() }
         let summary = try ReplicaSync.run(
-            path: path, hub: try hubAddress(path), busyTimeoutMilliseconds: database.busyTimeoutMilliseconds
+            path: path, hub: hub.map(Self.hubAddress), busyTimeoutMilliseconds: database.busyTimeoutMilliseconds,
+            reachingServer: relay
         ) { step in
             guard progress.isShown else { return }
             switch step {
@@ -96,16 +97,17 @@ struct SyncNow: ParsableCommand {
         }
     }
 
-    /// The hub asked for, or remembered: a server is reached through `stockroom-serve
-    /// --sync-relay`, with the token, which a server hub always needs.
-    private func hubAddress(_ path: String) throws -> HubAddress? {
-        let remembered = hub == nil ? try ReplicaSync.rememberedHub(path: path) : nil
-        guard let url = hub ?? remembered, HubAddress.isServerURL(url) else {
-            return hub.map { .database(DatabaseLocation($0)) }
-        }
+    /// The hub asked for: a database, or a server reached through ``relay(to:)``.
+    private static func hubAddress(_ hub: String) -> HubAddress {
+        HubAddress.isServerURL(hub) ? .serverWithoutTransport(hub) : .database(DatabaseLocation(hub))
+    }
+
+    /// The transport to a server hub, asked for or remembered: `stockroom-serve --sync-relay`,
+    /// given the token, which a server hub always needs.
+    private func relay(to url: String) throws -> any HubTransport {
         guard let token = try TokenSource.token(file: tokenFile) else { throw SyncError.tokenMissing(hub: url) }
         do {
-            return .server(try RelayTransport(program: try ServerProgram.programPath(), url: url, token: token, caFile: caFile))
+            return try RelayTransport(program: try ServerProgram.programPath(), url: url, token: token, caFile: caFile)
         } catch let error as HubTransportError {
             throw Failure.Message(code: .unavailable, description: "cannot start the HTTP client for \(url): \(error.reason)")
         }
