@@ -141,6 +141,36 @@ import Testing
         #expect(try world.export(van) == hubExport)
     }
 
+    @Test("A new replica's first pull loads the hub as an import into an empty file does: afterwards it has a new file's schema, one 'added' event per item, search, and a healthy check",
+          arguments: [HubKind.file, .servedPostgres])
+    func firstPullOfANewReplica(kind: HubKind) throws {
+        let world = try World(kind)
+        // More items than one page of a pull (1,000), so that the load spans pages.
+        let names = (0..<1_020).map { "Crate \(String(format: "%04d", $0))" }
+        let input = world.directory.path("items.csv")
+        try ("name,status,quantity\n" + names.enumerated().map { "\($1),in_stock,\($0 % 7 + 1)" }.joined(separator: "\n") + "\n")
+            .write(toFile: input, atomically: true, encoding: .utf8)
+        let imported = try world.run(world.hub, "import", input, "--format", "csv")
+        #expect(imported.status == 0, "\(imported)")
+
+        let stall = world.replica("stall"), blank = world.replica("blank")
+        let synced = try world.sync(stall)
+        #expect(synced["pulled"] == names.count && synced["pending"] == 0, "\(synced)")
+        try world.run(blank, "migrate", "up")
+
+        // The secondary indexes set aside for the load are all back, as a new file has them.
+        let schema = "SELECT type, name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name"
+        #expect(try Processes.sqlite3(stall, schema).output == Processes.sqlite3(blank, schema).output)
+        let history = try Processes.sqlite3(stall, "SELECT count(*), count(DISTINCT item_id), min(kind), max(kind), max(position) FROM item_events").output
+        #expect(history == "\(names.count)|\(names.count)|added|added|\(names.count)")
+        #expect(try Processes.sqlite3(stall, "SELECT count(*) FROM sync_intents").output == "0")
+        let found = try world.run(stall, "items", "list", "--search", "rate 1019", "--format", "json")
+        #expect(found.status == 0 && found.stdout.contains("Crate 1019"), "\(found)")
+        let check = try world.run(stall, "check")
+        #expect(check.status == 0, "\(check)")
+        #expect(try world.export(stall) == world.export(world.hub))
+    }
+
     @Test("A change made on a replica with no network reaches the hub and every other replica, whoever made it (the sqlite3 shell too)", arguments: hubKinds)
     func changesTravel(kind: HubKind) throws {
         let world = try World(kind)
@@ -243,6 +273,41 @@ import Testing
         #expect(try DatabaseSnapshot.of(stall) == before)
         expectFailure(try world.run(otherHub, "sync", "--hub", stall), code: .usage, mentioning: "is itself a replica")
         #expect(try DatabaseSnapshot.of(world.hub) == hubAfterAttach)
+    }
+
+    @Test("A hub file on a network filesystem (a real mount the kernel reports as sshfs) is refused, naming it, with nothing created or changed")
+    func hubOnANetworkFilesystem() throws {
+        let world = try World(postgres: false)
+        let mountpoint = world.directory.path("share")
+        try FileManager.default.createDirectory(atPath: mountpoint, withIntermediateDirectories: false)
+        let script = Processes.packageRoot.appending(path: "Tests/Tools/fake_network_fs.py").path
+        let share = try BackgroundProcess("/usr/bin/python3", [script, mountpoint, "hub.sqlite"])
+        defer {
+            let ended = share.wait()
+            #expect(ended.status == 0, "\(ended)")
+            let left = (try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8)) ?? ""
+            #expect(!left.contains(" \(mountpoint) "), "the share is still mounted")
+        }
+        #expect(share.readLine() == "mounted")
+        let mounted = try String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8)
+        #expect(mounted.contains(" \(mountpoint) ") && mounted.contains("fuse.sshfs"))
+        let remoteHub = mountpoint + "/hub.sqlite"
+
+        // A new replica: refused before its file is created.
+        let van = world.replica("van")
+        let refused = try world.run(van, "sync", "--hub", remoteHub)
+        expectFailure(refused, code: .usage, mentioning: "the hub \(remoteHub) is on a network filesystem (fuse.sshfs)")
+        #expect(refused.errorMessage.contains("PostgreSQL hub") && refused.errorMessage.contains("stockroom serve"))
+        #expect(!FileManager.default.fileExists(atPath: van))
+
+        // A replica whose hub file is moved onto the share: refused, its changes kept.
+        let stall = world.replica("stall")
+        _ = try world.add(stall, "Rope", quantity: 4)
+        try world.sync(stall)
+        _ = try world.add(stall, "Twine", quantity: 2)
+        let before = try DatabaseSnapshot.of(stall)
+        expectFailure(try world.run(stall, "sync", "--hub", remoteHub), code: .usage, mentioning: "network filesystem")
+        #expect(try DatabaseSnapshot.of(stall) == before)
     }
 
     @Test("A hub at an older schema version is refused in one line naming both versions")
