@@ -86,13 +86,24 @@ def main():
     options = f"fd={device},rootmode=40000,user_id=0,group_id=0".encode()
     if libc.mount(b"fake", mountpoint.encode(), b"fuse.sshfs", 0, options) != 0:
         sys.exit(f"error: mount: {os.strerror(ctypes.get_errno())}")
-    def unmount(*_):
+    def unmount(status=0):
         # MNT_DETACH: the mount goes at once, whatever still holds it open.
         libc.umount2(mountpoint.encode(), 2)
-        os._exit(0)
-    # Killed at the test's deadline: the mount must not outlive the server.
-    signal.signal(signal.SIGTERM, unmount)
-    threading.Thread(target=serve, args=(device, names), daemon=True).start()
+        os._exit(status)
+
+    def serving():
+        try:
+            serve(device, names)  # returns once unmounted
+        except BaseException as error:
+            # A server that stopped answering would leave every access to the mount hanging.
+            print(f"error: the filesystem's server failed: {error!r}", file=sys.stderr, flush=True)
+            unmount(1)
+
+    # Killed (the test's deadline, ^C, a closed terminal): the mount must not outlive the
+    # server, and the exit status says it was not the ordinary end.
+    for number in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(number, lambda *_: unmount(1))
+    threading.Thread(target=serving, daemon=True).start()
     print("mounted", flush=True)
     sys.stdin.read()
     unmount()

@@ -85,7 +85,7 @@ package enum ReplicaSync {
             throw SyncError.otherHub(path: path, attachedTo: remembered.hubURI, attachedID: remembered.hubID,
                                      given: hub.description, givenID: hubID)
         }
-        if let ownID, ownID == hubID {
+        if let ownID = try ownID?.get(), ownID == hubID {
             throw SyncError.replicaIsTheHub(path: path, id: hubID)
         }
         if remembered != nil {
@@ -147,17 +147,23 @@ package enum ReplicaSync {
     }
 
     /// The replica row of the file at `path` (as ``rememberedRecord(path:)``) and its own
-    /// database id (nil when it has none yet: missing, or older than 0013), read in one
-    /// snapshot of one connection without changing the file: each connection SQLite opens
-    /// parses the whole schema, the largest part of a sync with nothing to do.
-    private static func readReplicaFile(path: String) throws -> (record: ReplicaRecord?, ownID: UUID?) {
+    /// database id (nil when it has none yet: missing, or older than 0013; a failure when its
+    /// row was deleted by hand, which only a sync needs and reports, after its other
+    /// refusals), read in one snapshot of one connection without changing the file: each
+    /// connection SQLite opens parses the whole schema, the largest part of a sync with
+    /// nothing to do.
+    private static func readReplicaFile(path: String) throws -> (record: ReplicaRecord?, ownID: Result<UUID, SyncError>?) {
         guard FileManager.default.fileExists(atPath: path),
               let (database, _) = try DatabaseFile.openForReading(path: path, busyTimeoutMilliseconds: 5_000),
               try database.tableExists(SyncIdentityTable.name) else { return (nil, nil) }
         let tables = ReplicationTables(connection: database)
         return try database.readTransaction {
             let record = try database.tableExists(SyncReplicaTable.name) ? try tables.replica() : nil
-            return (record, try tables.databaseID())
+            do {
+                return (record, .success(try tables.databaseID()))
+            } catch let error as SyncError {
+                return (record, .failure(error))
+            }
         }
     }
 
