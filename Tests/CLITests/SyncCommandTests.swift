@@ -347,6 +347,32 @@ import Testing
         #expect(try DatabaseSnapshot.of(stall) == replicaBefore)
     }
 
+    @Test("A PostgreSQL hub at an older or a newer schema version is refused naming both versions, with nothing migrated on the hub nor changed on the replica")
+    func postgresHubAtOtherSchemaVersions() throws {
+        let world = try World(postgres: true)
+        let older = try PostgresScratchSchema()
+        #expect(try world.run(older.uri, "migrate", "up", "--to", "10").status == 0)
+        let stall = world.replica("stall")
+        _ = try world.add(stall, "Funnel", quantity: 2)
+        let before = try DatabaseSnapshot.of(stall)
+        let versions = "SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations"
+        let olderVersions = try older.psql(versions).output
+
+        let refused = try world.run(stall, "sync", "--hub", older.uri)
+        expectFailure(refused, code: .dataError, mentioning: "schema version 10")
+        #expect(refused.errorMessage.contains("migrate up"), "\(refused)")
+        #expect(try older.psql(versions).output == olderVersions, "the hub was migrated")
+        #expect(try DatabaseSnapshot.of(stall) == before)
+
+        try world.sync(stall)
+        _ = try world.schema!.psql("INSERT INTO schema_migrations VALUES (99, 'from_the_future', 'x', '2027-01-01T00:00:00Z')")
+        _ = try world.add(stall, "Sieve", quantity: 1)
+        let beforeNewer = try DatabaseSnapshot.of(stall)
+        let newer = try world.run(stall, "sync")
+        expectFailure(newer, code: .dataError, mentioning: "schema version 99")
+        #expect(try DatabaseSnapshot.of(stall) == beforeNewer)
+    }
+
     @Test("A replica file copied to another path registers there as a new replica, keeping its unpushed changes, each applied once",
           arguments: [HubKind.file, .servedFile])
     func copiedReplicaRegistersAnew(kind: HubKind) throws {

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Inventory
 import PostgresCore
+import StockroomMigrations
 
 /// The hub as one sync reaches it: a database opened here (``DirectHub``: a SQLite file or
 /// PostgreSQL), or a `stockroom serve` over HTTP (``ServedHub``). ``ReplicaSync`` drives
@@ -73,17 +74,27 @@ struct DirectHub: SyncHub {
                 throw SyncError.hubOnNetworkFilesystem(path: hubPath, filesystem: type)
             }
         }
-        let migrations = StoreMigrations(location: location, busyTimeout: .milliseconds(Int64(busyTimeoutMilliseconds)))
-        let entries = try migrations.status()
+        switch location {
+        case .file:
+            let migrations = StoreMigrations(location: location, busyTimeout: .milliseconds(Int64(busyTimeoutMilliseconds)))
+            try Self.refuseOtherVersion(try migrations.status(), of: location)
+            store = try InventoryStore(location: location, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        case .postgres(let uri):
+            store = try InventoryStore(postgresURI: uri, busyTimeoutMilliseconds: busyTimeoutMilliseconds) {
+                try Self.refuseOtherVersion($0, of: location)
+            }
+        }
+        self.location = location
+    }
+
+    /// A new hub (nothing applied yet) is created by opening it; any other must be at this
+    /// replica's version, which opening the replica brings it to (this binary's).
+    private static func refuseOtherVersion(_ entries: [MigrationStatusEntry], of location: DatabaseLocation) throws {
         let known = entries.filter { $0.state != .unknown }.map(\.version).max() ?? 0
         let hubVersion = entries.filter { $0.state == .applied || $0.state == .unknown }.map(\.version).max() ?? 0
-        // A new hub (nothing applied yet) is created by opening it; any other must be at this
-        // replica's version, which opening the replica brings it to (this binary's).
         if hubVersion != 0, hubVersion != known {
             throw SyncError.schemaVersions(hub: location.description, hubVersion: hubVersion, replicaVersion: known)
         }
-        store = try InventoryStore(location: location, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-        self.location = location
     }
 
     var rememberedAddress: String {

@@ -30,9 +30,17 @@ extension PostgresStoreConnection: EngineConnection {
 extension InventoryStore {
     /// Connects to the database at `uri` and brings its schema up to date
     /// (``init(location:busyTimeoutMilliseconds:)``).
-    convenience init(postgresURI uri: String, busyTimeoutMilliseconds: Int32) throws {
+    ///
+    /// `checkFirst`, when given, is handed the database's migration status on the same
+    /// connection before anything is migrated, and may refuse it (a sync's hub at another
+    /// schema version): one connection where a separate status would take two, and each
+    /// connection to a server is a backend's start-up.
+    convenience init(postgresURI uri: String, busyTimeoutMilliseconds: Int32,
+                     checkFirst: (([MigrationStatusEntry]) throws -> Void)? = nil) throws {
         let connection = try PostgresStoreConnection.connect(uri, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-        try PostgresMigrationRunner(connection: connection).ensureCurrent()
+        let runner = PostgresMigrationRunner(connection: connection)
+        if let checkFirst { try checkFirst(try runner.status()) }
+        try runner.ensureCurrent()
         self.init(postgres: connection)
     }
 
