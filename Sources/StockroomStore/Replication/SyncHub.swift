@@ -74,11 +74,13 @@ struct DirectHub: SyncHub {
                 throw SyncError.hubOnNetworkFilesystem(path: hubPath, filesystem: type)
             }
         }
+        // The version is checked on the connection the store then uses, before anything is
+        // migrated: each connection costs a schema parse, or a server backend's start-up.
         switch location {
-        case .file:
-            let migrations = StoreMigrations(location: location, busyTimeout: .milliseconds(Int64(busyTimeoutMilliseconds)))
-            try Self.refuseOtherVersion(try migrations.status(), of: location)
-            store = try InventoryStore(location: location, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        case .file(let hubPath):
+            store = try InventoryStore(path: hubPath, busyTimeoutMilliseconds: busyTimeoutMilliseconds) {
+                try Self.refuseOtherVersion($0, of: location)
+            }
         case .postgres(let uri):
             store = try InventoryStore(postgresURI: uri, busyTimeoutMilliseconds: busyTimeoutMilliseconds) {
                 try Self.refuseOtherVersion($0, of: location)

@@ -102,6 +102,18 @@ package enum DatabaseFile {
         path: String, busyTimeoutMilliseconds: Int32, migrations: MigrationSet = .embedded(.sqlite),
         upTo target: Int? = nil, onApplied: (Migration) -> Void = { _ in }
     ) throws -> Database {
+        try openForWriting(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, migrations: migrations,
+                           upTo: target, checkFirst: nil, onApplied: onApplied)
+    }
+
+    /// ``openForWriting(path:busyTimeoutMilliseconds:migrations:upTo:onApplied:)``, handing the
+    /// file's migration status to `checkFirst` (when given) before anything is refused,
+    /// migrated or written: it may refuse the file itself.
+    static func openForWriting(
+        path: String, busyTimeoutMilliseconds: Int32, migrations: MigrationSet = .embedded(.sqlite),
+        upTo target: Int? = nil, checkFirst: (([MigrationStatusEntry]) throws -> Void)?,
+        onApplied: (Migration) -> Void = { _ in }
+    ) throws -> Database {
         let configuration = Database.Configuration(busyTimeout: .milliseconds(busyTimeoutMilliseconds))
         if !FileManager.default.fileExists(atPath: path),
            let created = try createWhole(path, configuration: configuration, migrations: migrations, upTo: target, onApplied: onApplied) {
@@ -109,6 +121,7 @@ package enum DatabaseFile {
         }
         let database = try Database(path: path, mode: .readWriteInspectFirst, configuration: configuration)
         let inspection = try inspect(database, migrations: migrations)
+        if let checkFirst { try checkFirst(try MigrationRunner(database: database, migrations: migrations).status()) }
         try refuse(inspection, path: path, runner: MigrationRunner(database: database, migrations: migrations), accepting: [])
         // What a killed first create left beside the file: housekeeping, never a reason to fail.
         try? DurableFile.removeStaleTemporaries(of: path)

@@ -23,9 +23,14 @@ extension Database: EngineConnection {
 extension InventoryStore {
     /// The file at `path` with `migrations` (tests and tools apply their own sets), the busy
     /// timeout in the engine's milliseconds (the programs' `--busy-timeout`).
-    package convenience init(path: String, busyTimeoutMilliseconds: Int32, migrations: MigrationSet = .embedded(.sqlite)) throws {
+    ///
+    /// `checkFirst`, when given, is handed the file's migration status on the connection the
+    /// store then uses, before anything is migrated or written, and may refuse it (a sync's hub
+    /// at another schema version): SQLite parses the whole schema for each connection.
+    package convenience init(path: String, busyTimeoutMilliseconds: Int32, migrations: MigrationSet = .embedded(.sqlite),
+                             checkFirst: (([MigrationStatusEntry]) throws -> Void)? = nil) throws {
         self.init(database: try DatabaseFile.openForWriting(
-            path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, migrations: migrations))
+            path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, migrations: migrations, checkFirst: checkFirst))
     }
 
     /// Opens the store to read `contents`, changing nothing in the file.
