@@ -42,43 +42,40 @@ extension Database: StoreConnection {
     /// triggers are set aside with the others, so both are rebuilt from the rows then in place
     /// (they are derived, never copied).
     func withTriggersSuspended<T>(on tables: [String], _ body: () throws -> T) throws -> T {
+        try withTriggers(on: tables, suspendedWhere: { _ in true }, body)
+    }
+
+    /// Runs `body` with the triggers keeping `items_search` set aside, then rebuilds that index
+    /// in one pass, inside the caller's transaction: for a load of many rows into an empty
+    /// `items` (a new replica's first pull). Row by row, the index's upkeep cost a third of
+    /// such a load, and its segment merges made SQLite keep statement journals in a file that
+    /// every later row rewrote (BENCHMARKS.md, "W14 (e)").
+    func withFullTextIndexSuspended<T>(_ body: () throws -> T) throws -> T {
+        try withTriggers(on: [ItemsTable.name], suspendedWhere: ItemsSearchTable.isWritten(byTrigger:), body)
+    }
+
+    /// Drops the triggers of `tables` whose SQL `suspended` accepts, runs `body`, creates them
+    /// again from the SQL the schema held, and rebuilds what the dropped ones kept (the search
+    /// index, the search ranges: derived, never copied), all in the caller's transaction.
+    private func withTriggers<T>(on tables: [String], suspendedWhere suspended: (String) -> Bool,
+                                 _ body: () throws -> T) throws -> T {
         let list = tables.map { "'\($0)'" }.joined(separator: ", ")
         let triggers = try withStatement(
             "SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name IN (\(list)) ORDER BY name"
         ) { statement in
             var found: [(name: String, sql: String)] = []
             while try statement.step() { found.append((statement.text(at: 0), statement.text(at: 1))) }
-            return found
+            return found.filter { suspended($0.sql) }
         }
         for trigger in triggers { try execute("DROP TRIGGER \(SQLIdentifier.quoted(trigger.name))") }
         let result = try body()
         for trigger in triggers { try execute(trigger.sql) }
-        if triggers.contains(where: { $0.sql.contains(ItemsSearchTable.name) }) {
+        if triggers.contains(where: { ItemsSearchTable.isWritten(byTrigger: $0.sql) }) {
             try execute(ItemsSearchTable.rebuildSQL)
         }
         if triggers.contains(where: { $0.sql.contains(ItemsSearchRangesTable.name) }) {
             try execute(ItemsSearchRangesTable.rebuildSQL(.sqlite))
         }
-        return result
-    }
-
-    /// Runs `body` with the triggers keeping `items_search` set aside, then rebuilds that index
-    /// in one pass (``ItemsSearchTable/rebuildSQL``), inside the caller's transaction: for a
-    /// load of many rows into an empty `items` (a new replica's first pull). Row by row, the
-    /// index's upkeep cost a third of such a load, and its segment merges made SQLite keep
-    /// statement journals in a file that every later row rewrote (BENCHMARKS.md, "W14 (e)").
-    func withFullTextIndexSuspended<T>(_ body: () throws -> T) throws -> T {
-        let triggers = try withStatement(
-            "SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = '\(ItemsTable.name)' ORDER BY name"
-        ) { statement in
-            var found: [(name: String, sql: String)] = []
-            while try statement.step() { found.append((statement.text(at: 0), statement.text(at: 1))) }
-            return found.filter { ItemsSearchTable.isWritten(byTrigger: $0.sql) }
-        }
-        for trigger in triggers { try execute("DROP TRIGGER \(SQLIdentifier.quoted(trigger.name))") }
-        let result = try body()
-        for trigger in triggers { try execute(trigger.sql) }
-        if !triggers.isEmpty { try execute(ItemsSearchTable.rebuildSQL) }
         return result
     }
 
